@@ -1,0 +1,210 @@
+//! What a seat can ask the game to do.
+
+use crate::resources::{Resource, ResourceSet};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub type Seat = u8;
+
+/// A set of seats, as a bitmask; on the wire a list of seat numbers.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    pub const EMPTY: SeatSet = SeatSet(0);
+    #[inline]
+    pub fn contains(self, s: Seat) -> bool {
+        s < 8 && self.0 & (1 << s) != 0
+    }
+    #[inline]
+    pub fn insert(&mut self, s: Seat) {
+        self.0 |= 1 << s;
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..8u8).filter(move |&s| self.contains(s))
+    }
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+}
+
+impl fmt::Debug for SeatSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for SeatSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<u8>::deserialize(d)?;
+        let mut set = SeatSet::EMPTY;
+        for s in v {
+            if s >= 8 {
+                return Err(serde::de::Error::custom(format!("no seat {s}")));
+            }
+            set.insert(s);
+        }
+        Ok(set)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DevCard {
+    Knight,
+    VictoryPoint,
+    RoadBuilding,
+    YearOfPlenty,
+    Monopoly,
+}
+
+impl DevCard {
+    pub const ALL: [DevCard; 5] = [
+        DevCard::Knight,
+        DevCard::VictoryPoint,
+        DevCard::RoadBuilding,
+        DevCard::YearOfPlenty,
+        DevCard::Monopoly,
+    ];
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One request from a seat. Serialized as `{"type": "build_road", "edge": 12}` etc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Roll the two dice (current player, once per turn, before building or trading).
+    RollDice,
+    /// Place a road (paid; free during set-up and Road Building).
+    BuildRoad {
+        edge: u8,
+    },
+    /// Place a settlement (paid; free during set-up).
+    BuildSettlement {
+        corner: u8,
+    },
+    /// Replace one of your settlements by a city.
+    BuildCity {
+        corner: u8,
+    },
+    BuyDevelopmentCard,
+    PlayKnight,
+    PlayRoadBuilding,
+    PlayYearOfPlenty {
+        first: Resource,
+        second: Resource,
+    },
+    PlayMonopoly {
+        resource: Resource,
+    },
+    /// Move the robber (after a 7 or a Knight) and name the victim to steal from, if any.
+    MoveRobber {
+        hex: u8,
+        victim: Option<Seat>,
+    },
+    /// Give up exactly the required number of cards after a 7.
+    Discard {
+        cards: ResourceSet,
+    },
+    /// Trade with the bank: `give` ×(4, 3 or 2 by your harbors) for one `get`.
+    MaritimeTrade {
+        give: Resource,
+        get: Resource,
+    },
+    /// The current player offers `give` for `get`, to the listed seats (empty: everyone).
+    OfferTrade {
+        give: ResourceSet,
+        get: ResourceSet,
+        #[serde(default)]
+        to: SeatSet,
+    },
+    /// Accept the open offer as it stands.
+    AcceptTrade,
+    DeclineTrade,
+    /// Answer the open offer with other terms, stated from your own side: you would give
+    /// `give` and receive `get`.
+    CounterOffer {
+        give: ResourceSet,
+        get: ResourceSet,
+    },
+    /// The current player completes the trade with one seat that accepted or countered.
+    ConfirmTrade {
+        with: Seat,
+    },
+    /// The current player withdraws the open offer.
+    CancelTrade,
+    /// End your turn (or, in the Special Building Phase, your special build turn).
+    EndTurn,
+}
+
+impl Action {
+    /// A short name for error messages and logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::RollDice => "roll_dice",
+            Action::BuildRoad { .. } => "build_road",
+            Action::BuildSettlement { .. } => "build_settlement",
+            Action::BuildCity { .. } => "build_city",
+            Action::BuyDevelopmentCard => "buy_development_card",
+            Action::PlayKnight => "play_knight",
+            Action::PlayRoadBuilding => "play_road_building",
+            Action::PlayYearOfPlenty { .. } => "play_year_of_plenty",
+            Action::PlayMonopoly { .. } => "play_monopoly",
+            Action::MoveRobber { .. } => "move_robber",
+            Action::Discard { .. } => "discard",
+            Action::MaritimeTrade { .. } => "maritime_trade",
+            Action::OfferTrade { .. } => "offer_trade",
+            Action::AcceptTrade => "accept_trade",
+            Action::DeclineTrade => "decline_trade",
+            Action::CounterOffer { .. } => "counter_offer",
+            Action::ConfirmTrade { .. } => "confirm_trade",
+            Action::CancelTrade => "cancel_trade",
+            Action::EndTurn => "end_turn",
+        }
+    }
+}
+
+/// A choice too combinatorial to enumerate, stated as what the seat must supply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Requirement {
+    /// Send `discard` with exactly `count` cards from your hand.
+    Discard { count: u8 },
+    /// You may send `offer_trade`: give at least one card you hold, ask for at least one,
+    /// no resource on both sides, to any of the other seats.
+    OfferTrade,
+    /// You may send `counter_offer` to the open offer, with the same constraints.
+    CounterOffer,
+}
+
+/// Everything a seat may do now: fully specified actions plus requirements.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalActions {
+    pub actions: Vec<Action>,
+    pub requirements: Vec<Requirement>,
+}
+
+impl LegalActions {
+    pub fn clear(&mut self) {
+        self.actions.clear();
+        self.requirements.clear();
+    }
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty() && self.requirements.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.actions.len() + self.requirements.len()
+    }
+}

@@ -1,0 +1,97 @@
+//! Game configuration: everything fixed before the first action.
+
+use crate::board::{Layout, TokenPlacement};
+use crate::resources::ResourceSet;
+use serde::{Deserialize, Serialize};
+
+pub const MIN_PLAYERS: u8 = 3;
+pub const MAX_SEATS: usize = 6;
+
+/// Options of one game. Every field has a default; `GameConfig::default()` is a
+/// 4-player base game to 10 points on a spiral board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameConfig {
+    /// 3–6 seats (5–6 use the extension's larger island).
+    pub players: u8,
+    /// Victory point target, reached during the player's own turn.
+    pub victory_points: u8,
+    /// How number tokens are laid out.
+    pub tokens: TokenPlacement,
+    /// The island; `None` picks the base island for 3–4 players, the 5–6 island otherwise.
+    pub layout: Option<Layout>,
+    /// Special Building Phase after every turn; `None` means on for 5–6 players.
+    pub special_building: Option<bool>,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            players: 4,
+            victory_points: 10,
+            tokens: TokenPlacement::Spiral,
+            layout: None,
+            special_building: None,
+        }
+    }
+}
+
+/// Why a configuration cannot start a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("invalid game configuration: {0}")]
+pub struct ConfigError(pub String);
+
+impl GameConfig {
+    pub fn with_players(players: u8) -> Self {
+        GameConfig {
+            players,
+            ..Self::default()
+        }
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout.unwrap_or(if self.players <= 4 {
+            Layout::Base
+        } else {
+            Layout::FiveSix
+        })
+    }
+
+    pub fn special_building(&self) -> bool {
+        self.special_building.unwrap_or(self.players >= 5)
+    }
+
+    /// Resource cards of each kind in the bank at the start.
+    pub fn bank(&self) -> ResourceSet {
+        match self.layout() {
+            Layout::Base => ResourceSet::splat(19),
+            Layout::FiveSix => ResourceSet::splat(24),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let layout = self.layout();
+        let max = match layout {
+            Layout::Base => 4,
+            Layout::FiveSix => 6,
+        };
+        if self.players < MIN_PLAYERS || self.players > max {
+            return Err(ConfigError(format!(
+                "{} players cannot play on the {:?} island (3 to {max})",
+                self.players, layout
+            )));
+        }
+        if !(3..=30).contains(&self.victory_points) {
+            return Err(ConfigError(format!(
+                "victory_points must be between 3 and 30, not {}",
+                self.victory_points
+            )));
+        }
+        if self.tokens == TokenPlacement::Beginner && layout != Layout::Base {
+            return Err(ConfigError(
+                "the beginner board exists only for the base island".into(),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,272 @@
+//! The view projection: the one place where hidden information is removed.
+//!
+//! A seat sees its own hand by type, its own development cards and its own total points;
+//! of everyone else it sees only counts. A spectator sees only counts. Nobody sees the
+//! deck order or the RNG. Events are redacted here too ([`redact`]).
+
+use crate::action::{DevCard, LegalActions, Seat, SeatSet};
+use crate::board::{HarborKind, Layout, Terrain};
+use crate::config::GameConfig;
+use crate::event::Event;
+use crate::game::{Game, Phase, TradeOffer};
+use crate::resources::ResourceSet;
+use serde::{Deserialize, Serialize};
+
+/// Who is looking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
+impl Viewer {
+    fn is(self, seat: Seat) -> bool {
+        self == Viewer::Seat(seat)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HexView {
+    pub id: u8,
+    pub col: i16,
+    pub row: i16,
+    pub terrain: Terrain,
+    /// Number token, `None` on a desert.
+    pub token: Option<u8>,
+    pub corners: [u8; 6],
+    pub edges: [u8; 6],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HarborView {
+    pub kind: HarborKind,
+    pub edge: u8,
+    pub corners: [u8; 2],
+}
+
+/// The fixed part of the board: geometry and what lies on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardView {
+    pub layout: Layout,
+    pub hexes: Vec<HexView>,
+    /// `[x, y]` of each corner (hex centres are at `x = col`, `y = 3·row`).
+    pub corners: Vec<[i16; 2]>,
+    /// The two corners of each edge.
+    pub edges: Vec<[u8; 2]>,
+    pub harbors: Vec<HarborView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildingView {
+    pub corner: u8,
+    pub seat: Seat,
+    pub city: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoadView {
+    pub edge: u8,
+    pub seat: Seat,
+}
+
+/// Development cards by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DevCards {
+    pub knight: u8,
+    pub victory_point: u8,
+    pub road_building: u8,
+    pub year_of_plenty: u8,
+    pub monopoly: u8,
+}
+
+impl From<[u8; 5]> for DevCards {
+    fn from(d: [u8; 5]) -> Self {
+        DevCards {
+            knight: d[DevCard::Knight.index()],
+            victory_point: d[DevCard::VictoryPoint.index()],
+            road_building: d[DevCard::RoadBuilding.index()],
+            year_of_plenty: d[DevCard::YearOfPlenty.index()],
+            monopoly: d[DevCard::Monopoly.index()],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub resource_count: u32,
+    pub development_count: u32,
+    pub knights_played: u8,
+    pub roads_left: u8,
+    pub settlements_left: u8,
+    pub cities_left: u8,
+    pub road_length: u8,
+    pub public_victory_points: u8,
+    pub discard_pending: u8,
+    /// The hand by type: only in the holder's own view.
+    pub hand: Option<ResourceSet>,
+    /// Unplayed development cards: only in the holder's own view.
+    pub development_cards: Option<DevCards>,
+    /// Of those, bought this turn (not playable yet): only in the holder's own view.
+    pub new_development_cards: Option<DevCards>,
+    /// All points including hidden VP cards: own view, or everyone's once the game is over.
+    pub victory_points: Option<u8>,
+    /// VP cards, revealed to all when the game ends.
+    pub victory_point_cards: Option<u8>,
+}
+
+/// What one viewer may know of the game, plus what that viewer may do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    pub viewer: Viewer,
+    pub config: GameConfig,
+    pub board: BoardView,
+    pub robber: u8,
+    pub buildings: Vec<BuildingView>,
+    pub roads: Vec<RoadView>,
+    pub players: Vec<PlayerView>,
+    pub bank: ResourceSet,
+    pub deck_size: u8,
+    pub phase: Phase,
+    pub current: Seat,
+    pub turn: u32,
+    pub dice: Option<[u8; 2]>,
+    pub offer: Option<TradeOffer>,
+    pub longest_road: Option<Seat>,
+    pub largest_army: Option<Seat>,
+    pub winner: Option<Seat>,
+    /// Seats the game is waiting on (the player to move, discards, trade answers).
+    pub waiting_on: SeatSet,
+    /// The viewer's legal actions (empty for spectators).
+    pub legal: LegalActions,
+}
+
+impl Game {
+    /// The fixed board part of every view.
+    pub fn board_view(&self) -> BoardView {
+        let t = self.topo;
+        BoardView {
+            layout: self.board.layout,
+            hexes: (0..t.hex_count())
+                .map(|h| HexView {
+                    id: h as u8,
+                    col: t.hex_pos[h].0,
+                    row: t.hex_pos[h].1,
+                    terrain: self.board.terrain[h],
+                    token: (self.board.token[h] != 0).then_some(self.board.token[h]),
+                    corners: t.hex_corners[h],
+                    edges: t.hex_edges[h],
+                })
+                .collect(),
+            corners: t.corner_pos.iter().map(|&(x, y)| [x, y]).collect(),
+            edges: t.edge_corners.clone(),
+            harbors: t
+                .harbor_edges
+                .iter()
+                .enumerate()
+                .map(|(i, &e)| HarborView {
+                    kind: self.board.harbors[i],
+                    edge: e,
+                    corners: t.edge_corners[e as usize],
+                })
+                .collect(),
+        }
+    }
+
+    /// The game as `viewer` may see it.
+    pub fn view(&self, viewer: Viewer) -> View {
+        let over = self.is_over();
+        let players = (0..self.n)
+            .map(|s| {
+                let p = &self.players[s as usize];
+                let own = viewer.is(s);
+                PlayerView {
+                    seat: s,
+                    resource_count: p.hand.total(),
+                    development_count: p.dev_total(),
+                    knights_played: p.knights,
+                    roads_left: p.roads_left,
+                    settlements_left: p.settlements_left,
+                    cities_left: p.cities_left,
+                    road_length: p.road_len,
+                    public_victory_points: self.public_victory_points(s),
+                    discard_pending: self.discard_pending[s as usize],
+                    hand: own.then_some(p.hand),
+                    development_cards: own.then(|| p.dev.into()),
+                    new_development_cards: own.then(|| p.dev_new.into()),
+                    victory_points: (own || over).then(|| self.victory_points(s)),
+                    victory_point_cards: (own || over).then(|| p.dev[DevCard::VictoryPoint.index()]),
+                }
+            })
+            .collect();
+        let mut buildings = Vec::new();
+        for c in crate::game::bits(self.occupied) {
+            buildings.push(BuildingView {
+                corner: c,
+                seat: self.corner_owner[c as usize],
+                city: self.is_city(c),
+            });
+        }
+        let roads = crate::game::bits(self.roads_taken)
+            .map(|e| RoadView {
+                edge: e,
+                seat: self.edge_owner[e as usize],
+            })
+            .collect();
+        let legal = match viewer {
+            Viewer::Seat(s) => self.legal_actions(s),
+            Viewer::Spectator => LegalActions::default(),
+        };
+        View {
+            viewer,
+            config: self.config,
+            board: self.board_view(),
+            robber: self.robber,
+            buildings,
+            roads,
+            players,
+            bank: self.bank,
+            deck_size: self.deck_len,
+            phase: self.phase,
+            current: if matches!(self.phase, Phase::SetupSettlement | Phase::SetupRoad { .. }) {
+                self.setup_seat()
+            } else {
+                self.current
+            },
+            turn: self.turn,
+            dice: self.dice,
+            offer: self.offer,
+            longest_road: self.longest_road,
+            largest_army: self.largest_army,
+            winner: self.winner(),
+            waiting_on: self.waiting_on(),
+            legal,
+        }
+    }
+}
+
+/// `event` as `viewer` may see it: a stolen card's type only for thief and victim, a
+/// bought development card only for its buyer.
+pub fn redact(event: &Event, viewer: Viewer) -> Event {
+    match *event {
+        Event::Stole {
+            thief,
+            victim,
+            resource,
+        } => Event::Stole {
+            thief,
+            victim,
+            resource: if viewer.is(thief) || viewer.is(victim) {
+                resource
+            } else {
+                None
+            },
+        },
+        Event::DevelopmentCardBought { seat, card } => Event::DevelopmentCardBought {
+            seat,
+            card: if viewer.is(seat) { card } else { None },
+        },
+        ref e => e.clone(),
+    }
+}
