@@ -1,0 +1,211 @@
+//! Property tests over many random complete games.
+//!
+//! Each case is one game, driven by the random bot from a proptest-chosen seed. After every
+//! action: all invariants (`Game::check_invariants`); every action listed as legal for the
+//! acting seat is accepted; random actions are either listed as legal or refused with the
+//! state unchanged. At the end: a winner at or above the target within the turn cap, and
+//! seed + action log replays to the identical state.
+//!
+//! `CATAN_PROPTEST_GAMES` sets the number of games per player count (default 300; CI 2000;
+//! the 5–6 player runs use half).
+
+use catan_bots::RandomBot;
+use catan_rules::{
+    Action, Game, GameConfig, LegalActions, Requirement, Resource, ResourceSet, Rng, Seat, SeatSet,
+};
+use proptest::prelude::*;
+
+const TURN_CAP: u32 = 5000;
+
+fn games() -> u32 {
+    std::env::var("CATAN_PROPTEST_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300)
+}
+
+fn random_resource(rng: &mut Rng) -> Resource {
+    Resource::from_index(rng.below(5) as usize)
+}
+
+fn random_set(rng: &mut Rng) -> ResourceSet {
+    let mut s = ResourceSet::EMPTY;
+    for _ in 0..rng.below(4) {
+        s[random_resource(rng)] += 1;
+    }
+    s
+}
+
+/// Any action at all, legal or not, with parameters in and slightly out of range.
+fn random_action(rng: &mut Rng, game: &Game) -> Action {
+    let t = game.topology();
+    let edge = rng.below(t.edge_count() as u32 + 3) as u8;
+    let corner = rng.below(t.corner_count() as u32 + 3) as u8;
+    let hex = rng.below(t.hex_count() as u32 + 2) as u8;
+    let seat = rng.below(game.players() as u32 + 1) as u8;
+    match rng.below(19) {
+        0 => Action::RollDice,
+        1 => Action::BuildRoad { edge },
+        2 => Action::BuildSettlement { corner },
+        3 => Action::BuildCity { corner },
+        4 => Action::BuyDevelopmentCard,
+        5 => Action::PlayKnight,
+        6 => Action::PlayRoadBuilding,
+        7 => Action::PlayYearOfPlenty {
+            first: random_resource(rng),
+            second: random_resource(rng),
+        },
+        8 => Action::PlayMonopoly {
+            resource: random_resource(rng),
+        },
+        9 => Action::MoveRobber {
+            hex,
+            victim: if rng.below(2) == 0 { None } else { Some(seat) },
+        },
+        10 => Action::Discard {
+            cards: random_set(rng),
+        },
+        11 => Action::MaritimeTrade {
+            give: random_resource(rng),
+            get: random_resource(rng),
+        },
+        12 => Action::OfferTrade {
+            give: random_set(rng),
+            get: random_set(rng),
+            to: SeatSet(rng.below(64) as u8),
+        },
+        13 => Action::AcceptTrade,
+        14 => Action::DeclineTrade,
+        15 => Action::CounterOffer {
+            give: random_set(rng),
+            get: random_set(rng),
+        },
+        16 => Action::ConfirmTrade { with: seat },
+        17 => Action::CancelTrade,
+        _ => Action::EndTurn,
+    }
+}
+
+/// True if `action` is what `legal` offers, directly or by filling a requirement.
+fn covered(legal: &LegalActions, action: &Action) -> bool {
+    // Year of Plenty is listed once per pair, in resource order.
+    let action = &match *action {
+        Action::PlayYearOfPlenty { first, second } if second < first => Action::PlayYearOfPlenty {
+            first: second,
+            second: first,
+        },
+        a => a,
+    };
+    legal.actions.contains(action)
+        || legal.requirements.iter().any(|r| {
+            matches!(
+                (r, action),
+                (Requirement::Discard { .. }, Action::Discard { .. })
+                    | (Requirement::OfferTrade, Action::OfferTrade { .. })
+                    | (Requirement::CounterOffer, Action::CounterOffer { .. })
+            )
+        })
+}
+
+fn play_checked_game(players: u8, seed: u64, trades: bool) -> Result<(), TestCaseError> {
+    let config = GameConfig::with_players(players);
+    let mut game = Game::new(config, seed).unwrap();
+    let mut bot = RandomBot::new(seed).with_trades(trades);
+    let mut chaos = Rng::new(seed ^ 0xdead_beef);
+    let mut log: Vec<(Seat, Action)> = Vec::new();
+    let mut legal = LegalActions::default();
+    while !game.is_over() {
+        prop_assert!(
+            game.turn() <= TURN_CAP,
+            "seed {seed}: no winner after {TURN_CAP} turns"
+        );
+        let seat = game.next_actor().expect("a running game waits on someone");
+
+        // Every listed action is accepted.
+        game.legal_into(seat, &mut legal);
+        prop_assert!(
+            !legal.is_empty(),
+            "seed {seed}: awaited seat {seat} has nothing to do"
+        );
+        for &a in &legal.actions {
+            let mut probe = game.clone();
+            if let Err(e) = probe.apply(seat, a) {
+                return Err(TestCaseError::fail(format!(
+                    "seed {seed}: listed {a:?} for {seat} refused: {e}"
+                )));
+            }
+        }
+        // Random actions by random seats: listed, or refused with the state unchanged.
+        for _ in 0..4 {
+            let who = chaos.below(game.players() as u32) as Seat;
+            let a = random_action(&mut chaos, &game);
+            let mut probe = game.clone();
+            match probe.apply(who, a) {
+                Ok(_) => {
+                    let l = game.legal_actions(who);
+                    prop_assert!(covered(&l, &a), "seed {seed}: unlisted {a:?} by {who} accepted");
+                }
+                Err(_) => prop_assert!(probe == game, "seed {seed}: refused {a:?} changed the state"),
+            }
+        }
+
+        let action = bot.choose(&game, seat).expect("bot finds a move");
+        if let Err(e) = game.apply(seat, action) {
+            return Err(TestCaseError::fail(format!(
+                "seed {seed}: bot's {action:?} refused: {e}"
+            )));
+        }
+        log.push((seat, action));
+        if let Err(e) = game.check_invariants() {
+            return Err(TestCaseError::fail(format!(
+                "seed {seed}: after {action:?} by {seat}: {e}"
+            )));
+        }
+    }
+    let winner = game.winner().unwrap();
+    prop_assert!(game.victory_points(winner) >= game.config().victory_points);
+    let replayed = Game::replay(config, seed, &log)
+        .map_err(|(i, e)| TestCaseError::fail(format!("seed {seed}: replay refused action {i}: {e}")))?;
+    prop_assert!(replayed == game, "seed {seed}: replay differs");
+    Ok(())
+}
+
+fn cases(divisor: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: (games() / divisor).max(1),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_3_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked_game(3, seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_4_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked_game(4, seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_5_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked_game(5, seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_6_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked_game(6, seed, trades)?;
+    }
+}
