@@ -40,7 +40,7 @@ impl RandomBot {
         let reqs: usize = legal
             .requirements
             .iter()
-            .filter(|r| self.trades || matches!(r, Requirement::Discard { .. }))
+            .filter(|r| self.trades || !matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
             .count();
         let total = legal.actions.len() + reqs;
         if total == 0 {
@@ -53,7 +53,7 @@ impl RandomBot {
         let req = legal
             .requirements
             .iter()
-            .filter(|r| self.trades || matches!(r, Requirement::Discard { .. }))
+            .filter(|r| self.trades || !matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
             .nth(k - legal.actions.len())
             .copied()?;
         let hand = game.player(seat).hand;
@@ -72,6 +72,16 @@ impl RandomBot {
             Requirement::CounterOffer => {
                 let (give, get) = self.random_terms(hand);
                 Action::CounterOffer { give, get }
+            }
+            Requirement::UseStina { resource, max } => {
+                // 1..=max cards of other resources the bank holds.
+                let mut bank = game.bank();
+                bank[resource] = 0;
+                let k = 1 + self.rng.below(max as u32);
+                Action::UseStina {
+                    give: resource,
+                    get: self.random_cards(bank, k),
+                }
             }
         })
     }

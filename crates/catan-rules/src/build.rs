@@ -30,7 +30,12 @@ impl Game {
             Phase::SetupSettlement | Phase::SetupRoad { .. } if seat == self.setup_seat() => {
                 Ok(Payment::Free)
             }
-            Phase::Roll | Phase::Main | Phase::RoadBuilding { .. } | Phase::MoveRobber | Phase::Discard
+            Phase::Roll
+            | Phase::Main
+            | Phase::RoadBuilding { .. }
+            | Phase::MoveRobber
+            | Phase::Discard
+            | Phase::HelperDecision
                 if seat == self.current =>
             {
                 Err(self.wrong_phase(action))
@@ -99,6 +104,10 @@ impl Game {
 
         match self.phase {
             Phase::SetupRoad { .. } => {
+                if self.setup_index >= self.n {
+                    // Hook: the second settlement and road are down.
+                    self.helpers_after_setup(seat, out);
+                }
                 self.setup_index += 1;
                 if self.setup_index == 2 * self.n {
                     let first = self.first;
@@ -192,19 +201,23 @@ impl Game {
             }
             self.phase = Phase::SetupRoad { corner };
         } else {
-            // The new settlement may cut an opponent's road.
-            let mut cut = false;
-            for s in 0..self.n {
-                if s != seat && self.players[s as usize].road_corners & bit(corner) != 0 {
-                    self.recompute_road(s);
-                    cut = true;
-                }
-            }
-            if cut {
-                self.update_longest_road(out);
-            }
+            self.after_settlement_cut(seat, corner, out);
         }
         Ok(())
+    }
+
+    /// A new settlement may cut opponents' roads: recompute them and the title.
+    pub(crate) fn after_settlement_cut(&mut self, seat: Seat, corner: u8, out: &mut Vec<Event>) {
+        let mut cut = false;
+        for s in 0..self.n {
+            if s != seat && self.players[s as usize].road_corners & bit(corner) != 0 {
+                self.recompute_road(s);
+                cut = true;
+            }
+        }
+        if cut {
+            self.update_longest_road(out);
+        }
     }
 
     pub(crate) fn place_settlement(&mut self, seat: Seat, corner: u8) {

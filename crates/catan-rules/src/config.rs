@@ -22,6 +22,18 @@ pub struct GameConfig {
     pub layout: Option<Layout>,
     /// Special Building Phase after every turn; `None` means on for 5–6 players.
     pub special_building: Option<bool>,
+    /// A scenario played on top of the base rules.
+    pub scenario: Option<Scenario>,
+    /// The Helpers: put every helper not in the starting stack into the display.
+    pub all_helpers: bool,
+}
+
+/// Scenarios that plug into the engine at its hook points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scenario {
+    /// CATAN – The Helpers (`helpers.md`).
+    Helpers,
 }
 
 impl Default for GameConfig {
@@ -32,6 +44,8 @@ impl Default for GameConfig {
             tokens: TokenPlacement::Spiral,
             layout: None,
             special_building: None,
+            scenario: None,
+            all_helpers: false,
         }
     }
 }
@@ -86,6 +100,9 @@ impl GameConfig {
                 "victory_points must be between 3 and 30, not {}",
                 self.victory_points
             )));
+        }
+        if self.all_helpers && self.scenario != Some(Scenario::Helpers) {
+            return Err(ConfigError("all_helpers needs scenario \"helpers\"".into()));
         }
         if self.tokens == TokenPlacement::Beginner && layout != Layout::Base {
             return Err(ConfigError(

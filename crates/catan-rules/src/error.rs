@@ -39,6 +39,8 @@ pub enum RuleError {
     InvalidDiscard { reason: Cow<'static, str> },
     #[error("invalid robber move: {reason}")]
     Robber { reason: Cow<'static, str> },
+    #[error("cannot use the helper: {reason}")]
+    Helper { reason: Cow<'static, str> },
 }
 
 impl RuleError {
@@ -75,6 +77,11 @@ impl RuleError {
     }
     pub(crate) fn robber(reason: &'static str) -> Self {
         RuleError::Robber {
+            reason: Cow::Borrowed(reason),
+        }
+    }
+    pub(crate) fn helper(reason: &'static str) -> Self {
+        RuleError::Helper {
             reason: Cow::Borrowed(reason),
         }
     }

@@ -45,8 +45,10 @@ impl Game {
                 if seat == self.current {
                     acts.push(Action::RollDice);
                     self.push_dev_plays(seat, acts);
+                    self.push_helper_actions(seat, acts, &mut out.requirements);
                 }
             }
+            Phase::HelperDecision => self.push_pending_actions(seat, acts),
             Phase::Discard => {
                 let count = self.discard_pending[seat as usize];
                 if count > 0 {
@@ -107,6 +109,7 @@ impl Game {
                     if self.players[seat as usize].hand.total() > 0 {
                         out.requirements.push(Requirement::OfferTrade);
                     }
+                    self.push_helper_actions(seat, acts, &mut out.requirements);
                 } else if self.pending_responders().contains(seat) {
                     let o = self.offer.as_ref().unwrap();
                     let hand = &self.players[seat as usize].hand;

@@ -23,8 +23,10 @@ impl Game {
         if sum == 7 {
             self.start_discards(out);
         } else {
-            self.produce(sum, out);
+            let receivers = self.produce(sum, out);
             self.phase = Phase::Main;
+            // Hook: after a production roll (Hilda).
+            self.helpers_after_production(receivers);
         }
         Ok(())
     }
@@ -32,7 +34,7 @@ impl Game {
     /// Every settlement on a hex with `number` collects 1, every city 2; the robber's hex
     /// produces nothing. If the bank cannot pay everyone owed a resource, nobody gets it,
     /// unless only one player is owed it: that player gets what is left.
-    pub(crate) fn produce(&mut self, number: u8, out: &mut Vec<Event>) {
+    pub(crate) fn produce(&mut self, number: u8, out: &mut Vec<Event>) -> crate::action::SeatSet {
         let mut owed = [ResourceSet::EMPTY; MAX_SEATS];
         for &h in &self.board.token_hexes[number as usize] {
             if h == NONE {
@@ -71,6 +73,7 @@ impl Game {
                 out.push(Event::ProductionBlocked { resource: r });
             }
         }
+        let mut receivers = crate::action::SeatSet::EMPTY;
         for (s, cards) in owed[..n].iter().enumerate() {
             if !cards.is_empty() {
                 self.bank.sub(cards);
@@ -79,17 +82,28 @@ impl Game {
                     seat: s as Seat,
                     cards: *cards,
                 });
+                receivers.insert(s as Seat);
             }
         }
+        receivers
     }
 
     /// After a rolled 7: everyone with more than 7 cards must give up half (rounded
     /// down); the game waits for all of them, then the robber moves.
     fn start_discards(&mut self, out: &mut Vec<Event>) {
         let mut any = false;
+        // Hook: Thorolf spares his holder the discard (and acts before the turn proceeds).
+        let thorolf = if self.helpers.is_some() {
+            self.thorolf_holder()
+        } else {
+            None
+        };
+        let mut exempted = false;
         for s in 0..self.n {
             let total = self.players[s as usize].hand.total();
-            if total > 7 {
+            if total > 7 && thorolf == Some(s) {
+                exempted = true;
+            } else if total > 7 {
                 let count = (total / 2) as u8;
                 self.discard_pending[s as usize] = count;
                 out.push(Event::MustDiscard { seat: s, count });
@@ -97,6 +111,9 @@ impl Game {
             }
         }
         self.phase = if any { Phase::Discard } else { Phase::MoveRobber };
+        if let Some(holder) = thorolf {
+            self.helpers_on_seven(holder, exempted, out);
+        }
     }
 
     pub(crate) fn discard(

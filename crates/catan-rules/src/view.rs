@@ -9,6 +9,7 @@ use crate::board::{HarborKind, Layout, Terrain};
 use crate::config::GameConfig;
 use crate::event::Event;
 use crate::game::{Game, Phase, TradeOffer};
+use crate::helpers::{Helper, Pending};
 use crate::resources::ResourceSet;
 use serde::{Deserialize, Serialize};
 
@@ -140,6 +141,32 @@ pub struct View {
     pub waiting_on: SeatSet,
     /// The viewer's legal actions (empty for spectators).
     pub legal: LegalActions,
+    /// The Helpers scenario, when played.
+    pub helpers: Option<HelpersView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldHelper {
+    pub seat: Seat,
+    pub helper: Option<Helper>,
+    /// `true` when the moon side is up (must be exchanged after its next use).
+    pub moon: bool,
+    /// Received this turn: not usable until a later turn.
+    pub fresh: bool,
+}
+
+/// The Helpers: everything is public except what Diara and Ryan show their user.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HelpersView {
+    pub held: Vec<HeldHelper>,
+    pub display: Vec<Helper>,
+    pub out_of_game: Vec<Helper>,
+    /// The starting stack, bottom first (empty after set-up).
+    pub stack: Vec<Helper>,
+    /// The pending decision, if any; Diara's cards are only in the user's view.
+    pub pending: Option<Pending>,
+    /// Ryan: the target's hand, only in the user's view.
+    pub revealed_hand: Option<ResourceSet>,
 }
 
 impl Game {
@@ -171,6 +198,41 @@ impl Game {
                     corners: t.edge_corners[e as usize],
                 })
                 .collect(),
+        }
+    }
+
+    fn helpers_view(&self, h: &crate::helpers::HelpersState, viewer: Viewer) -> HelpersView {
+        let pending = match h.pending {
+            Pending::None => None,
+            Pending::DiaraKeep { seat, cards, count } if !viewer.is(seat) => {
+                // Others learn only that the user is choosing among `count` cards.
+                let _ = cards;
+                Some(Pending::DiaraKeep {
+                    seat,
+                    cards: [DevCard::Knight; 3],
+                    count,
+                })
+            }
+            p => Some(p),
+        };
+        let revealed_hand = match h.pending {
+            Pending::RyanTake { seat, target } if viewer.is(seat) => Some(self.players[target as usize].hand),
+            _ => None,
+        };
+        HelpersView {
+            held: (0..self.n)
+                .map(|s| HeldHelper {
+                    seat: s,
+                    helper: h.held[s as usize],
+                    moon: h.moon[s as usize],
+                    fresh: h.received_turn[s as usize] == self.turn,
+                })
+                .collect(),
+            display: crate::helpers::helpers_in(h.display).collect(),
+            out_of_game: crate::helpers::helpers_in(h.out).collect(),
+            stack: h.stack[..h.stack_len as usize].to_vec(),
+            pending,
+            revealed_hand,
         }
     }
 
@@ -242,6 +304,7 @@ impl Game {
             winner: self.winner(),
             waiting_on: self.waiting_on(),
             legal,
+            helpers: self.helpers.as_ref().map(|h| self.helpers_view(h, viewer)),
         }
     }
 }
@@ -267,6 +330,27 @@ pub fn redact(event: &Event, viewer: Viewer) -> Event {
             seat,
             card: if viewer.is(seat) { card } else { None },
         },
+        Event::RyanTook {
+            seat,
+            target,
+            resource,
+        } => Event::RyanTook {
+            seat,
+            target,
+            resource: if viewer.is(seat) || viewer.is(target) {
+                resource
+            } else {
+                None
+            },
+        },
+        Event::CarlaSwapped { seat, put, drew } => {
+            let own = viewer.is(seat);
+            Event::CarlaSwapped {
+                seat,
+                put: if own { put } else { None },
+                drew: if own { drew } else { None },
+            }
+        }
         ref e => e.clone(),
     }
 }

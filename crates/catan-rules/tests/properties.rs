@@ -11,7 +11,8 @@
 
 use catan_bots::RandomBot;
 use catan_rules::{
-    Action, Game, GameConfig, LegalActions, Requirement, Resource, ResourceSet, Rng, Seat, SeatSet,
+    Action, DevCard, Game, GameConfig, Helper, LegalActions, Requirement, Resource, ResourceSet, Rng,
+    Scenario, Seat, SeatSet,
 };
 use proptest::prelude::*;
 
@@ -43,7 +44,64 @@ fn random_action(rng: &mut Rng, game: &Game) -> Action {
     let corner = rng.below(t.corner_count() as u32 + 3) as u8;
     let hex = rng.below(t.hex_count() as u32 + 2) as u8;
     let seat = rng.below(game.players() as u32 + 1) as u8;
-    match rng.below(19) {
+    let card = DevCard::ALL[rng.below(5) as usize];
+    match rng.below(37) {
+        19 => Action::UseAsla {
+            resource: random_resource(rng),
+            first: seat,
+            second: if rng.below(2) == 0 {
+                None
+            } else {
+                Some(rng.below(7) as u8)
+            },
+        },
+        20 => Action::AslaReturn {
+            resource: random_resource(rng),
+        },
+        21 => Action::BuildRoadWithYngvi {
+            edge,
+            replace: random_resource(rng),
+            with: random_resource(rng),
+        },
+        22 => Action::UseHilda {
+            resource: random_resource(rng),
+        },
+        23 => Action::DeclineHilda,
+        24 => Action::UseHogni {
+            from: edge,
+            to: rng.below(t.edge_count() as u32) as u8,
+        },
+        25 => Action::ThorolfTake {
+            resource: random_resource(rng),
+        },
+        26 => Action::BuyDevelopmentCardWithDiara {
+            replace: (rng.below(2) == 0).then(|| random_resource(rng)),
+            with: (rng.below(2) == 0).then(|| random_resource(rng)),
+        },
+        27 => Action::DiaraKeep {
+            index: rng.below(4) as u8,
+        },
+        28 => Action::UseRyan { target: seat },
+        29 => Action::RyanTake {
+            resource: random_resource(rng),
+        },
+        30 => Action::UseGregor {
+            corner,
+            city: rng.below(2) == 0,
+        },
+        31 => Action::UseStina {
+            give: random_resource(rng),
+            get: random_set(rng),
+        },
+        32 => Action::UseDigur { desert: hex },
+        33 => Action::UseKaja {
+            resource: random_resource(rng),
+        },
+        34 => Action::UseCarla { card },
+        35 => Action::HelperFlip,
+        36 => Action::HelperExchange {
+            helper: Helper::ALL[rng.below(12) as usize],
+        },
         0 => Action::RollDice,
         1 => Action::BuildRoad { edge },
         2 => Action::BuildSettlement { corner },
@@ -101,6 +159,7 @@ fn covered(legal: &LegalActions, action: &Action) -> bool {
             matches!(
                 (r, action),
                 (Requirement::Discard { .. }, Action::Discard { .. })
+                    | (Requirement::UseStina { .. }, Action::UseStina { .. })
                     | (Requirement::OfferTrade, Action::OfferTrade { .. })
                     | (Requirement::CounterOffer, Action::CounterOffer { .. })
             )
@@ -108,7 +167,10 @@ fn covered(legal: &LegalActions, action: &Action) -> bool {
 }
 
 fn play_checked_game(players: u8, seed: u64, trades: bool) -> Result<(), TestCaseError> {
-    let config = GameConfig::with_players(players);
+    play_checked(GameConfig::with_players(players), seed, trades)
+}
+
+fn play_checked(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestCaseError> {
     let mut game = Game::new(config, seed).unwrap();
     let mut bot = RandomBot::new(seed).with_trades(trades);
     let mut chaos = Rng::new(seed ^ 0xdead_beef);
@@ -207,5 +269,31 @@ proptest! {
     #[test]
     fn random_games_6_players(seed in any::<u64>(), trades in any::<bool>()) {
         play_checked_game(6, seed, trades)?;
+    }
+}
+
+fn helpers(players: u8, all_helpers: bool) -> GameConfig {
+    GameConfig {
+        scenario: Some(Scenario::Helpers),
+        all_helpers,
+        ..GameConfig::with_players(players)
+    }
+}
+
+// The Helpers: the base invariants plus one helper per player and all 12 tiles accounted
+// for (display + held + out of the game), checked by `check_invariants`.
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_helpers_4_players(seed in any::<u64>(), trades in any::<bool>(), all in any::<bool>()) {
+        play_checked(helpers(4, all), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_helpers_6_players(seed in any::<u64>(), trades in any::<bool>(), all in any::<bool>()) {
+        play_checked(helpers(6, all), seed, trades)?;
     }
 }

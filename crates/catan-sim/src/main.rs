@@ -5,7 +5,7 @@
 //! invariant (`--check`, after every action) or fails to finish within the turn cap.
 
 use catan_bots::RandomBot;
-use catan_rules::{Event, Game, GameConfig, TokenPlacement};
+use catan_rules::{Event, Game, GameConfig, Scenario, TokenPlacement};
 use clap::Parser;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -40,6 +40,12 @@ struct Args {
     /// Special Building Phase on/off (default: on for 5–6 players).
     #[arg(long)]
     special_building: Option<bool>,
+    /// Scenario: `helpers` (The Helpers).
+    #[arg(long)]
+    scenario: Option<String>,
+    /// The Helpers: every remaining helper goes to the display.
+    #[arg(long)]
+    all_helpers: bool,
 }
 
 fn main() -> ExitCode {
@@ -53,7 +59,17 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let scenario = match args.scenario.as_deref() {
+        None | Some("none") => None,
+        Some("helpers") => Some(Scenario::Helpers),
+        Some(other) => {
+            eprintln!("unknown --scenario {other} (helpers)");
+            return ExitCode::from(2);
+        }
+    };
     let config = GameConfig {
+        scenario,
+        all_helpers: args.all_helpers,
         players: args.players,
         victory_points: args.victory_points,
         tokens,
@@ -109,8 +125,12 @@ fn main() -> ExitCode {
     let secs = started.elapsed().as_secs_f64();
     let games = args.games as f64;
     println!(
-        "players: {}  games: {}  failed: {failures}  checked: {}  trades: {}",
-        args.players, args.games, args.check, args.trades
+        "players: {}  games: {}  failed: {failures}  checked: {}  trades: {}  scenario: {}",
+        args.players,
+        args.games,
+        args.check,
+        args.trades,
+        args.scenario.as_deref().unwrap_or("none")
     );
     println!("wins by seat: {wins:?}");
     println!(

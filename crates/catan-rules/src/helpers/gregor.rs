@@ -1,0 +1,91 @@
+//! Gregor — assign a knight to a building: remove 1 played knight from the game and build
+//! a settlement for 1 lumber + 1 brick or a city for 2 ore + 1 grain. Largest Army is
+//! re-evaluated by the one rule for both titles.
+
+use super::Helper;
+use crate::action::{Action, Seat};
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::game::{bit, bits, Game};
+use crate::resources::ResourceSet;
+
+const SETTLEMENT: ResourceSet = ResourceSet::new(1, 1, 0, 0, 0);
+const CITY: ResourceSet = ResourceSet::new(0, 0, 0, 1, 2);
+
+impl Game {
+    pub(crate) fn push_gregor(&self, seat: Seat, acts: &mut Vec<Action>) {
+        let p = &self.players[seat as usize];
+        if p.knights == 0 {
+            return;
+        }
+        if p.settlements_left > 0 && p.hand.contains(&SETTLEMENT) {
+            for corner in bits(self.settlement_spots(seat)) {
+                acts.push(Action::UseGregor { corner, city: false });
+            }
+        }
+        if p.cities_left > 0 && p.hand.contains(&CITY) {
+            for corner in bits(p.buildings & !self.cities) {
+                acts.push(Action::UseGregor { corner, city: true });
+            }
+        }
+    }
+
+    pub(crate) fn use_gregor(
+        &mut self,
+        seat: Seat,
+        corner: u8,
+        city: bool,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        self.check_own_helper(seat, Helper::Gregor, "use_gregor", false)?;
+        if corner as usize >= self.topo.corner_count() {
+            return Err(RuleError::no_place("corner", corner));
+        }
+        let p = &self.players[seat as usize];
+        if p.knights == 0 {
+            return Err(RuleError::helper("Gregor needs one of your played knights"));
+        }
+        let cost = if city {
+            if self.corner_owner[corner as usize] != seat || self.cities & bit(corner) != 0 {
+                return Err(RuleError::place(
+                    "a city must replace one of your own settlements",
+                ));
+            }
+            if p.cities_left == 0 {
+                return Err(RuleError::no_piece("city"));
+            }
+            CITY
+        } else {
+            if self.settlement_spots(seat) & bit(corner) == 0 {
+                return Err(RuleError::place(
+                    "a settlement must be reached by your road and respect the distance rule",
+                ));
+            }
+            if p.settlements_left == 0 {
+                return Err(RuleError::no_piece("settlement"));
+            }
+            SETTLEMENT
+        };
+        self.check_afford(seat, &cost)?;
+        self.helper_used(seat, Helper::Gregor, out);
+        self.pay(seat, &cost);
+        out.push(Event::HelperPaid { seat, cards: cost });
+        self.players[seat as usize].knights -= 1;
+        self.hs_mut().knights_removed += 1;
+        out.push(Event::KnightRemoved { seat });
+        self.update_largest_army(out);
+        if city {
+            self.cities |= bit(corner);
+            let p = &mut self.players[seat as usize];
+            p.cities_left -= 1;
+            p.settlements_left += 1;
+            out.push(Event::CityBuilt { seat, corner });
+        } else {
+            self.place_settlement(seat, corner);
+            out.push(Event::SettlementBuilt { seat, corner });
+            self.after_settlement_cut(seat, corner, out);
+        }
+        self.ask_flip_or_exchange(seat);
+        Ok(())
+    }
+}
