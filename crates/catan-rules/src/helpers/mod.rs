@@ -476,3 +476,6 @@ impl Game {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;
