@@ -390,6 +390,10 @@ impl Game {
     /// Addressees of the open offer who have not answered yet.
     pub fn pending_responders(&self) -> SeatSet {
         let mut s = SeatSet::EMPTY;
+        // Answers are possible only while the current player is in the main phase.
+        if self.phase != Phase::Main {
+            return s;
+        }
         if let Some(o) = &self.offer {
             for seat in o.to.iter() {
                 if o.responses[seat as usize] == Response::Pending {
@@ -495,6 +499,14 @@ impl Game {
 
     /// Checks that `seat` is the current player in its own turn, in the given phase.
     pub(crate) fn require_own_turn(&self, seat: Seat, action: &'static str) -> Result<(), RuleError> {
+        if let Phase::SpecialBuild { seat: builder } = self.phase {
+            if seat == builder {
+                return Err(RuleError::phase(
+                    action,
+                    "the Special Building Phase allows only building and buying development cards",
+                ));
+            }
+        }
         if seat != self.current || matches!(self.phase, Phase::SetupSettlement | Phase::SetupRoad { .. }) {
             return Err(RuleError::turn(action));
         }
