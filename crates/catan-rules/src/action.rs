@@ -308,3 +308,75 @@ impl LegalActions {
         self.actions.len() + self.requirements.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Event, Game, GameConfig, RuleError, View, Viewer};
+
+    #[test]
+    fn actions_have_a_stable_json_form() {
+        let cases = [
+            (Action::RollDice, r#"{"type":"roll_dice"}"#),
+            (
+                Action::BuildRoad { edge: 12 },
+                r#"{"type":"build_road","edge":12}"#,
+            ),
+            (
+                Action::MoveRobber {
+                    hex: 4,
+                    victim: Some(2),
+                },
+                r#"{"type":"move_robber","hex":4,"victim":2}"#,
+            ),
+            (
+                Action::MaritimeTrade {
+                    give: Resource::Ore,
+                    get: Resource::Wool,
+                },
+                r#"{"type":"maritime_trade","give":"ore","get":"wool"}"#,
+            ),
+            (
+                Action::OfferTrade {
+                    give: ResourceSet::new(1, 0, 0, 0, 0),
+                    get: ResourceSet::new(0, 0, 0, 0, 1),
+                    to: SeatSet(0b110),
+                },
+                r#"{"type":"offer_trade","give":{"brick":1,"lumber":0,"wool":0,"grain":0,"ore":0},"get":{"brick":0,"lumber":0,"wool":0,"grain":0,"ore":1},"to":[1,2]}"#,
+            ),
+        ];
+        for (a, json) in cases {
+            assert_eq!(serde_json::to_string(&a).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Action>(json).unwrap(), a);
+        }
+        // Omitted optional parts take their defaults; unknown fields are refused.
+        let a: Action =
+            serde_json::from_str(r#"{"type":"offer_trade","give":{"brick":1},"get":{"ore":1}}"#).unwrap();
+        assert!(matches!(a, Action::OfferTrade { to, .. } if to.is_empty()));
+        assert!(serde_json::from_str::<Action>(r#"{"type":"build_road","edge":1,"x":1}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{"type":"fly"}"#).is_err());
+    }
+
+    #[test]
+    fn events_errors_views_round_trip() {
+        let mut g = Game::new(GameConfig::default(), 3).unwrap();
+        let s = g.next_actor().unwrap();
+        let e = g.apply(s, Action::RollDice).unwrap_err();
+        let j = serde_json::to_string(&e).unwrap();
+        assert!(j.contains(r#""kind":"wrong_phase""#), "{j}");
+        assert_eq!(serde_json::from_str::<RuleError>(&j).unwrap(), e);
+        let a = g.legal_actions(s).actions[0];
+        for ev in g.apply(s, a).unwrap() {
+            let j = serde_json::to_string(&ev).unwrap();
+            assert_eq!(serde_json::from_str::<Event>(&j).unwrap(), ev);
+        }
+        for viewer in [Viewer::Seat(0), Viewer::Spectator] {
+            let v = g.view(viewer);
+            let j = serde_json::to_string(&v).unwrap();
+            assert_eq!(serde_json::from_str::<View>(&j).unwrap(), v);
+        }
+        let c: GameConfig = serde_json::from_str(r#"{"players":5,"scenario":"helpers"}"#).unwrap();
+        assert_eq!(c.players, 5);
+        assert!(serde_json::from_str::<GameConfig>(r#"{"players":4,"colour":"red"}"#).is_err());
+    }
+}

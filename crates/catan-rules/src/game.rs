@@ -507,7 +507,14 @@ impl Game {
                 ));
             }
         }
-        if seat != self.current || matches!(self.phase, Phase::SetupSettlement | Phase::SetupRoad { .. }) {
+        if matches!(self.phase, Phase::SetupSettlement | Phase::SetupRoad { .. }) {
+            return Err(if seat == self.setup_seat() {
+                RuleError::phase(action, self.phase_reason())
+            } else {
+                RuleError::turn(action)
+            });
+        }
+        if seat != self.current {
             return Err(RuleError::turn(action));
         }
         if let Phase::SpecialBuild { .. } = self.phase {
