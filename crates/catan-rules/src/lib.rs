@@ -39,6 +39,10 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+/// The rules version recorded with every stored game (replays are exact for the same
+/// version).
+pub const RULES_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use action::{Action, DevCard, LegalActions, Requirement, Seat, SeatSet};
 pub use board::{Board, HarborKind, Layout, Terrain, TokenPlacement, Topology};
 pub use config::{ConfigError, GameConfig, Scenario, MAX_SEATS};

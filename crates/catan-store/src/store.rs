@@ -1,0 +1,554 @@
+//! The [`Store`]: one sqlx `Any` pool over Postgres or SQLite, and the queries.
+
+use crate::model::{
+    ActionRecord, FinishedGame, GameDetail, GamePage, GameStatus, GameSummary, PlayerKind, PlayerRecord,
+    Replay, ReplayError,
+};
+use catan_rules::{GameConfig, View, Viewer};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{MigrateError, Migrator};
+use sqlx::{AnyPool, Row};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::OnceCell;
+
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
+
+/// The database used when no URL is given: `catan.db` in the working directory.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://catan.db?mode=rwc";
+
+/// Largest page [`Store::list`] returns.
+pub const MAX_PAGE: u32 = 100;
+
+/// Rows per multi-row `INSERT` of the action log (5 parameters each).
+const ACTION_CHUNK: usize = 200;
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] MigrateError),
+    #[error("unsupported database URL scheme {0:?}: expected postgres://… or sqlite://…")]
+    UnsupportedUrl(String),
+    #[error("invalid game record: {0}")]
+    Invalid(String),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+}
+
+impl StoreError {
+    /// Whether trying the same write again later may succeed (the database is down,
+    /// locked, restarting…), as opposed to a record the database will never accept.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Db(e) => match e {
+                sqlx::Error::Database(db) => matches!(db.kind(), sqlx::error::ErrorKind::Other),
+                sqlx::Error::Configuration(_)
+                | sqlx::Error::ColumnDecode { .. }
+                | sqlx::Error::Decode(_)
+                | sqlx::Error::Encode(_)
+                | sqlx::Error::TypeNotFound { .. }
+                | sqlx::Error::ColumnNotFound(_)
+                | sqlx::Error::ColumnIndexOutOfBounds { .. } => false,
+                _ => true,
+            },
+            StoreError::Migrate(_) => true,
+            _ => false,
+        }
+    }
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Which database a [`Store`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+/// Whether a [`Store::save`] wrote the game or found it already there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveOutcome {
+    Inserted,
+    AlreadyStored,
+}
+
+/// Pool settings.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    pub max_connections: u32,
+    /// How long one operation waits for a connection (and, while the database refuses
+    /// connections, keeps trying) before it fails.
+    pub acquire_timeout: Duration,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            max_connections: 8,
+            acquire_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Handle to the games database. Cheap to clone (a pool inside).
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    migrated: Arc<OnceCell<()>>,
+}
+
+/// The URL to use: `url` if given and not empty, else [`DEFAULT_DATABASE_URL`]. A
+/// `sqlite:` URL without a `mode=` gets `mode=rwc` so a missing file is created.
+pub fn resolve_url(url: Option<&str>) -> String {
+    let url = match url.map(str::trim).filter(|u| !u.is_empty()) {
+        Some(u) => u,
+        None => return DEFAULT_DATABASE_URL.to_string(),
+    };
+    if url.starts_with("sqlite:") && !url.contains(":memory:") && !url.contains("mode=") {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{sep}mode=rwc")
+    } else {
+        url.to_string()
+    }
+}
+
+/// `url` with any password replaced by `***`, for logs.
+pub fn redact_url(url: &str) -> String {
+    let Some(scheme_end) = url.find("://") else {
+        return url.to_string();
+    };
+    let rest = &url[scheme_end + 3..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    match (authority.rfind('@'), authority.find(':')) {
+        (Some(at), Some(colon)) if colon < at => format!(
+            "{}{}:***{}",
+            &url[..scheme_end + 3],
+            &authority[..colon],
+            &url[scheme_end + 3 + at..]
+        ),
+        _ => url.to_string(),
+    }
+}
+
+fn backend_of(url: &str) -> Result<Backend> {
+    let scheme = url.split(':').next().unwrap_or("");
+    match scheme {
+        "postgres" | "postgresql" => Ok(Backend::Postgres),
+        "sqlite" => Ok(Backend::Sqlite),
+        other => Err(StoreError::UnsupportedUrl(other.to_string())),
+    }
+}
+
+fn corrupt(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(what.to_string())
+}
+
+fn small<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T> {
+    T::try_from(v).map_err(|_| corrupt(format!("{what} out of range: {v}")))
+}
+
+/// `$first, $first+1, …` (`count` of them) in parentheses.
+fn placeholders(first: usize, count: usize) -> String {
+    let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
+    format!("({})", list.join(", "))
+}
+
+const SUMMARY_COLUMNS: &str = "id, code, variant, player_count, status, winner, rules_version, created_at, \
+                               started_at, finished_at, action_count";
+
+impl Store {
+    /// Connects to `url` (`postgres://…` or `sqlite://…`; `None` or empty: a SQLite file
+    /// `catan.db` in the working directory, which is logged) and runs the migrations.
+    pub async fn connect(url: Option<&str>) -> Result<Store> {
+        Store::connect_with(url, StoreOptions::default()).await
+    }
+
+    pub async fn connect_with(url: Option<&str>, options: StoreOptions) -> Result<Store> {
+        if url.map(str::trim).filter(|u| !u.is_empty()).is_none() {
+            let cwd = std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|_| ".".into());
+            tracing::info!(
+                "DATABASE_URL is not set: storing games in the SQLite file {cwd}/catan.db \
+                 (set DATABASE_URL=postgres://… to use Postgres)"
+            );
+        }
+        let store = Store::connect_lazy_with(url, options)?;
+        store.ensure_ready().await?;
+        Ok(store)
+    }
+
+    /// Like [`Store::connect_with`] but touches nothing yet: the first operation opens
+    /// a connection and runs the migrations. Fails only on a malformed URL.
+    pub fn connect_lazy_with(url: Option<&str>, options: StoreOptions) -> Result<Store> {
+        sqlx::any::install_default_drivers();
+        let url = resolve_url(url);
+        let backend = backend_of(&url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(options.max_connections)
+            .acquire_timeout(options.acquire_timeout)
+            .connect_lazy(&url)?;
+        tracing::info!(database = %redact_url(&url), ?backend, "games store configured");
+        Ok(Store {
+            pool,
+            backend,
+            migrated: Arc::new(OnceCell::new()),
+        })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The pool, for health checks and the like.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Runs the migrations once (on the first call that reaches the database).
+    pub async fn ensure_ready(&self) -> Result<()> {
+        self.migrated
+            .get_or_try_init(|| async {
+                let migrator = match self.backend {
+                    Backend::Postgres => &POSTGRES_MIGRATIONS,
+                    Backend::Sqlite => &SQLITE_MIGRATIONS,
+                };
+                migrator.run(&self.pool).await?;
+                tracing::debug!(backend = ?self.backend, "games store migrations applied");
+                Ok::<(), StoreError>(())
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// Closes the pool (waits for connections in use to come back).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Writes a finished game, its players and its action log in one transaction.
+    /// Idempotent on `game.id`: saving a game already stored changes nothing.
+    pub async fn save(&self, game: &FinishedGame) -> Result<SaveOutcome> {
+        game.validate().map_err(StoreError::Invalid)?;
+        let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let actions: Vec<String> = game
+            .actions
+            .iter()
+            .map(|a| serde_json::to_string(&a.action))
+            .collect::<Result<_, _>>()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.ensure_ready().await?;
+
+        let mut tx = self.pool.begin().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO games (id, code, variant, config, player_count, seed, rules_version, status, winner, \
+             action_count, created_at, started_at, finished_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(&game.id)
+        .bind(&game.code)
+        .bind(game.variant())
+        .bind(config)
+        .bind(i64::from(game.config.players))
+        .bind(game.seed as i64)
+        .bind(&game.rules_version)
+        .bind(game.status.as_str())
+        .bind(game.winner.map(i64::from))
+        .bind(game.actions.len() as i64)
+        .bind(game.created_at_ms)
+        .bind(game.started_at_ms)
+        .bind(game.finished_at_ms)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            tx.rollback().await?;
+            return Ok(SaveOutcome::AlreadyStored);
+        }
+
+        if !game.players.is_empty() {
+            let rows: Vec<String> = (0..game.players.len())
+                .map(|i| placeholders(i * 6 + 1, 6))
+                .collect();
+            let sql = format!(
+                "INSERT INTO game_players (game_id, seat, name, kind, final_vp, won) VALUES {}",
+                rows.join(", ")
+            );
+            let mut q = sqlx::query(&sql).persistent(false);
+            for p in &game.players {
+                q = q
+                    .bind(&game.id)
+                    .bind(i64::from(p.seat))
+                    .bind(&p.name)
+                    .bind(p.kind.as_str())
+                    .bind(i64::from(p.final_vp))
+                    .bind(i64::from(p.won));
+            }
+            q.execute(&mut *tx).await?;
+        }
+
+        for (chunk_no, chunk) in game.actions.chunks(ACTION_CHUNK).enumerate() {
+            let rows: Vec<String> = (0..chunk.len()).map(|i| placeholders(i * 5 + 1, 5)).collect();
+            let sql = format!(
+                "INSERT INTO game_actions (game_id, idx, seat, action, at_ms) VALUES {}",
+                rows.join(", ")
+            );
+            // Full chunks share one prepared statement; the odd-sized last one is not cached.
+            let mut q = sqlx::query(&sql).persistent(chunk.len() == ACTION_CHUNK);
+            for (i, a) in chunk.iter().enumerate() {
+                q = q
+                    .bind(&game.id)
+                    .bind(i64::from(a.index))
+                    .bind(i64::from(a.seat))
+                    .bind(&actions[chunk_no * ACTION_CHUNK + i])
+                    .bind(a.at_ms);
+            }
+            q.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(SaveOutcome::Inserted)
+    }
+
+    /// Finished games, newest first: at most `limit` (1 to [`MAX_PAGE`]) of them,
+    /// older than the game `before` (an id from a previous page's `next_before`). An
+    /// unknown `before` gives an empty page.
+    pub async fn list(&self, limit: u32, before: Option<&str>) -> Result<GamePage> {
+        self.ensure_ready().await?;
+        let limit = limit.clamp(1, MAX_PAGE);
+        let rows = match before {
+            None => {
+                let sql = format!(
+                    "SELECT {SUMMARY_COLUMNS} FROM games ORDER BY finished_at DESC, id DESC LIMIT $1"
+                );
+                sqlx::query(&sql)
+                    .bind(i64::from(limit) + 1)
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+            Some(before) => {
+                let cursor: Option<i64> = sqlx::query("SELECT finished_at FROM games WHERE id = $1")
+                    .bind(before)
+                    .fetch_optional(&self.pool)
+                    .await?
+                    .map(|row| row.try_get("finished_at"))
+                    .transpose()?;
+                let Some(finished_at) = cursor else {
+                    return Ok(GamePage::default());
+                };
+                let sql = format!(
+                    "SELECT {SUMMARY_COLUMNS} FROM games WHERE finished_at < $1 OR (finished_at = $2 AND id < $3) \
+                     ORDER BY finished_at DESC, id DESC LIMIT $4"
+                );
+                sqlx::query(&sql)
+                    .bind(finished_at)
+                    .bind(finished_at)
+                    .bind(before)
+                    .bind(i64::from(limit) + 1)
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+        };
+        let mut games = rows.iter().map(summary_from_row).collect::<Result<Vec<_>>>()?;
+        let more = games.len() > limit as usize;
+        games.truncate(limit as usize);
+        self.attach_players(&mut games).await?;
+        let next_before = if more {
+            games.last().map(|g| g.id.clone())
+        } else {
+            None
+        };
+        Ok(GamePage { games, next_before })
+    }
+
+    async fn attach_players(&self, games: &mut [GameSummary]) -> Result<()> {
+        if games.is_empty() {
+            return Ok(());
+        }
+        let sql = format!(
+            "SELECT game_id, seat, name, kind, final_vp, won FROM game_players WHERE game_id IN {} \
+             ORDER BY game_id, seat",
+            placeholders(1, games.len())
+        );
+        let mut q = sqlx::query(&sql).persistent(false);
+        for g in games.iter() {
+            q = q.bind(&g.id);
+        }
+        let mut by_game: HashMap<String, Vec<PlayerRecord>> = HashMap::new();
+        for row in q.fetch_all(&self.pool).await? {
+            let id: String = row.try_get("game_id")?;
+            by_game.entry(id).or_default().push(player_from_row(&row)?);
+        }
+        for g in games.iter_mut() {
+            g.players = by_game.remove(&g.id).unwrap_or_default();
+        }
+        Ok(())
+    }
+
+    /// One stored game with its players and result.
+    pub async fn get(&self, id: &str) -> Result<Option<GameDetail>> {
+        self.ensure_ready().await?;
+        let sql = format!("SELECT {SUMMARY_COLUMNS}, config, seed FROM games WHERE id = $1");
+        let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await? else {
+            return Ok(None);
+        };
+        let mut summary = summary_from_row(&row)?;
+        let config = config_from_row(&row)?;
+        let seed: i64 = row.try_get("seed")?;
+        self.attach_players(std::slice::from_mut(&mut summary)).await?;
+        Ok(Some(GameDetail {
+            summary,
+            config,
+            seed: seed as u64,
+        }))
+    }
+
+    /// Configuration, seed and action log of a stored game.
+    pub async fn replay(&self, id: &str) -> Result<Option<Replay>> {
+        self.ensure_ready().await?;
+        let Some(row) =
+            sqlx::query("SELECT config, seed, rules_version, action_count FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let config = config_from_row(&row)?;
+        let seed: i64 = row.try_get("seed")?;
+        let rules_version: String = row.try_get("rules_version")?;
+        let action_count: i64 = row.try_get("action_count")?;
+        let rows =
+            sqlx::query("SELECT idx, seat, action, at_ms FROM game_actions WHERE game_id = $1 ORDER BY idx")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        let mut actions = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let index: u32 = small(row.try_get("idx")?, "action index")?;
+            if index as usize != i {
+                return Err(corrupt(format!("game {id}: action {i} is missing")));
+            }
+            let json: String = row.try_get("action")?;
+            let action = serde_json::from_str(&json)
+                .map_err(|e| corrupt(format!("game {id}: action {index}: {e}")))?;
+            actions.push(ActionRecord {
+                index,
+                seat: small(row.try_get("seat")?, "seat")?,
+                action,
+                at_ms: row.try_get("at_ms")?,
+            });
+        }
+        if actions.len() as i64 != action_count {
+            return Err(corrupt(format!(
+                "game {id}: {action_count} actions recorded, {} stored",
+                actions.len()
+            )));
+        }
+        Ok(Some(Replay {
+            id: id.to_string(),
+            config,
+            seed: seed as u64,
+            rules_version,
+            actions,
+        }))
+    }
+
+    /// What `viewer` saw of a stored game after its first `at` actions (`None`: at the
+    /// end), computed by replaying the log through the rules.
+    pub async fn view_at(&self, id: &str, at: Option<usize>, viewer: Viewer) -> Result<Option<View>> {
+        match self.replay(id).await? {
+            None => Ok(None),
+            Some(replay) => Ok(Some(replay.view_at(at, viewer)?)),
+        }
+    }
+
+    /// Number of stored games.
+    pub async fn count(&self) -> Result<u64> {
+        self.ensure_ready().await?;
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM games")
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = row.try_get("n")?;
+        small(n, "count")
+    }
+}
+
+fn config_from_row(row: &AnyRow) -> Result<GameConfig> {
+    let json: String = row.try_get("config")?;
+    serde_json::from_str(&json).map_err(|e| corrupt(format!("game config: {e}")))
+}
+
+fn summary_from_row(row: &AnyRow) -> Result<GameSummary> {
+    let status: String = row.try_get("status")?;
+    let winner: Option<i64> = row.try_get("winner")?;
+    Ok(GameSummary {
+        id: row.try_get("id")?,
+        code: row.try_get("code")?,
+        variant: row.try_get("variant")?,
+        player_count: small(row.try_get("player_count")?, "player count")?,
+        status: GameStatus::parse(&status).ok_or_else(|| corrupt(format!("status {status:?}")))?,
+        winner: winner.map(|w| small(w, "winner")).transpose()?,
+        rules_version: row.try_get("rules_version")?,
+        created_at_ms: row.try_get("created_at")?,
+        started_at_ms: row.try_get("started_at")?,
+        finished_at_ms: row.try_get("finished_at")?,
+        action_count: small(row.try_get("action_count")?, "action count")?,
+        players: Vec::new(),
+    })
+}
+
+fn player_from_row(row: &AnyRow) -> Result<PlayerRecord> {
+    let kind: String = row.try_get("kind")?;
+    let won: i64 = row.try_get("won")?;
+    Ok(PlayerRecord {
+        seat: small(row.try_get("seat")?, "seat")?,
+        name: row.try_get("name")?,
+        kind: PlayerKind::parse(&kind).ok_or_else(|| corrupt(format!("player kind {kind:?}")))?,
+        final_vp: small(row.try_get("final_vp")?, "victory points")?,
+        won: won != 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert_eq!(resolve_url(None), DEFAULT_DATABASE_URL);
+        assert_eq!(resolve_url(Some("  ")), DEFAULT_DATABASE_URL);
+        assert_eq!(resolve_url(Some("sqlite://x.db")), "sqlite://x.db?mode=rwc");
+        assert_eq!(
+            resolve_url(Some("sqlite://x.db?mode=ro")),
+            "sqlite://x.db?mode=ro"
+        );
+        assert_eq!(resolve_url(Some("postgres://h/db")), "postgres://h/db");
+        assert_eq!(backend_of("postgresql://h/db").unwrap(), Backend::Postgres);
+        assert!(matches!(backend_of("mysql://h/db"), Err(StoreError::UnsupportedUrl(s)) if s == "mysql"));
+        assert_eq!(
+            redact_url("postgres://u:secret@h:5432/db"),
+            "postgres://u:***@h:5432/db"
+        );
+        assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(
+            redact_url("sqlite://catan.db?mode=rwc"),
+            "sqlite://catan.db?mode=rwc"
+        );
+    }
+
+    #[test]
+    fn placeholder_lists() {
+        assert_eq!(placeholders(1, 3), "($1, $2, $3)");
+        assert_eq!(placeholders(7, 2), "($7, $8)");
+    }
+}

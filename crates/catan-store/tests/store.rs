@@ -1,0 +1,384 @@
+//! The store against real databases: Postgres (`CATAN_TEST_POSTGRES_URL`, default
+//! `postgres://postgres@127.0.0.1:5432/test`; the tests fail if it is unreachable) and
+//! SQLite (a temporary file). Every test runs on both, each in a fresh schema or file.
+
+mod common;
+
+use catan_rules::{Game, Viewer};
+use catan_store::{
+    spawn_writer, GameStatus, PlayerKind, ReplayError, SaveOutcome, Store, StoreError, WriterConfig,
+};
+use common::{base_game, fast_options, helpers_game, record, wait_until, TestDb};
+use std::collections::HashSet;
+use std::time::Duration;
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn fast_writer() -> WriterConfig {
+    WriterConfig {
+        initial_backoff: Duration::from_millis(20),
+        max_backoff: Duration::from_millis(200),
+        shutdown_grace: Duration::from_secs(30),
+    }
+}
+
+macro_rules! on_both {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name(super::TestDb::postgres().await).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(super::TestDb::sqlite()).await
+            }
+        }
+    };
+}
+
+on_both!(save_get_and_replay_exactly);
+on_both!(fifty_games_at_once);
+on_both!(reopened_store_lists_saved_games);
+on_both!(shutdown_flushes_queued_games);
+on_both!(invalid_record_is_refused_not_retried);
+on_both!(tampered_log_reports_the_refused_action);
+
+/// A complete game stored, loaded and replayed gives the same game and the same views.
+async fn save_get_and_replay_exactly(db: TestDb) {
+    let store = db.store().await;
+    for (id, played) in [("base", base_game()), ("helpers", helpers_game())] {
+        let rec = record(id, played, 1_700_000_000_000);
+        assert_eq!(rec.status, GameStatus::Finished);
+        assert!(rec.winner.is_some());
+        assert_eq!(store.save(&rec).await.unwrap(), SaveOutcome::Inserted);
+        // Saving again (a retry after an unknown outcome) changes nothing.
+        assert_eq!(store.save(&rec).await.unwrap(), SaveOutcome::AlreadyStored);
+
+        let detail = store.get(id).await.unwrap().expect("stored game");
+        assert_eq!(detail.config, rec.config);
+        assert_eq!(detail.seed, rec.seed);
+        let s = &detail.summary;
+        assert_eq!(s.id, id);
+        assert_eq!(s.code, rec.code);
+        assert_eq!(s.variant, rec.variant());
+        assert_eq!(s.player_count, rec.config.players);
+        assert_eq!(s.status, GameStatus::Finished);
+        assert_eq!(s.winner, rec.winner);
+        assert_eq!(s.rules_version, rec.rules_version);
+        assert_eq!(
+            (s.created_at_ms, s.started_at_ms, s.finished_at_ms),
+            (rec.created_at_ms, rec.started_at_ms, rec.finished_at_ms)
+        );
+        assert_eq!(s.action_count as usize, rec.actions.len());
+        assert_eq!(s.players, rec.players);
+        assert_eq!(s.players[0].kind, PlayerKind::Human);
+        let winner = s.winner.unwrap();
+        assert!(s.players[winner as usize].won);
+        assert!(s.players[winner as usize].final_vp >= rec.config.victory_points);
+
+        let replay = store.replay(id).await.unwrap().expect("stored game");
+        assert_eq!(replay.actions, rec.actions);
+        assert_eq!(replay.seed, played.game.seed());
+        let replayed = Game::replay(replay.config, replay.seed, &replay.log()).expect("the log replays");
+        assert!(replayed == played.game, "replayed game differs from the original");
+        assert!(replay.game_at(None).unwrap() == played.game);
+        for seat in 0..played.game.players() {
+            assert_eq!(
+                replayed.view(Viewer::Seat(seat)),
+                played.game.view(Viewer::Seat(seat))
+            );
+        }
+        assert_eq!(
+            store.view_at(id, None, Viewer::Spectator).await.unwrap().unwrap(),
+            played.game.view(Viewer::Spectator)
+        );
+
+        // The view after action k.
+        let k = played.log.len() / 2;
+        let expected = Game::replay(rec.config, rec.seed, &played.log[..k]).unwrap();
+        assert_eq!(
+            store
+                .view_at(id, Some(k), Viewer::Seat(1))
+                .await
+                .unwrap()
+                .unwrap(),
+            expected.view(Viewer::Seat(1))
+        );
+        let start = Game::new(rec.config, rec.seed).unwrap();
+        assert_eq!(
+            store
+                .view_at(id, Some(0), Viewer::Spectator)
+                .await
+                .unwrap()
+                .unwrap(),
+            start.view(Viewer::Spectator)
+        );
+        let len = played.log.len();
+        assert!(matches!(
+            store.view_at(id, Some(len + 1), Viewer::Spectator).await,
+            Err(StoreError::Replay(ReplayError::OutOfRange { at, len: l })) if at == len + 1 && l == len
+        ));
+    }
+    assert!(store.get("nope").await.unwrap().is_none());
+    assert!(store.replay("nope").await.unwrap().is_none());
+    assert!(store
+        .view_at("nope", None, Viewer::Spectator)
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(store.count().await.unwrap(), 2);
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// 50 games handed to the writer at once are all stored, and 50 saved concurrently
+/// straight through the store too; listing pages through all of them, newest first.
+async fn fifty_games_at_once(db: TestDb) {
+    let store = db.store().await;
+    let writer = spawn_writer(store.clone(), fast_writer());
+    let handle = writer.handle();
+    let played = base_game();
+    for i in 0..50 {
+        // Pairs share a finish time, to exercise the id tie-break of the paging.
+        let rec = record(&format!("w{i:02}"), played, 1_700_000_000_000 + i / 2);
+        handle.submit(rec).expect("writer running");
+    }
+    assert!(tokio::time::timeout(LONG, handle.flush())
+        .await
+        .expect("flush in time"));
+    let stats = handle.stats();
+    assert_eq!(
+        (stats.submitted, stats.saved, stats.dropped, stats.pending()),
+        (50, 50, 0, 0)
+    );
+
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let rec = record(&format!("s{i:02}"), base_game(), 1_600_000_000_000 + i);
+            store.save(&rec).await
+        }));
+    }
+    for t in tasks {
+        assert_eq!(t.await.unwrap().unwrap(), SaveOutcome::Inserted);
+    }
+    assert_eq!(store.count().await.unwrap(), 100);
+
+    let mut seen = Vec::new();
+    let mut before: Option<String> = None;
+    loop {
+        let page = store.list(7, before.as_deref()).await.unwrap();
+        assert!(page.games.len() <= 7);
+        for g in &page.games {
+            assert_eq!(g.players.len(), 4);
+            assert_eq!(g.action_count as usize, played.log.len());
+        }
+        seen.extend(page.games.into_iter().map(|g| (g.finished_at_ms, g.id)));
+        match page.next_before {
+            Some(next) => before = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), 100);
+    assert_eq!(seen.iter().map(|(_, id)| id).collect::<HashSet<_>>().len(), 100);
+    assert!(
+        seen.windows(2).all(|w| w[0] > w[1]),
+        "newest first, id breaks ties"
+    );
+    assert_eq!(seen[0].1, "w49");
+    assert_eq!(seen[99].1, "s00");
+    // Paging after an unknown game gives nothing; the page size is capped.
+    assert!(store.list(10, Some("unknown")).await.unwrap().games.is_empty());
+    assert_eq!(store.list(1000, None).await.unwrap().games.len(), 100);
+    assert_eq!(store.list(0, None).await.unwrap().games.len(), 1);
+
+    let stats = writer.shutdown().await;
+    assert_eq!(stats.saved, 50);
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// Games saved before the store is closed are listed when it is opened again.
+async fn reopened_store_lists_saved_games(db: TestDb) {
+    let store = db.store().await;
+    for i in 0..3 {
+        store
+            .save(&record(&format!("r{i}"), base_game(), 1_000 + i))
+            .await
+            .unwrap();
+    }
+    store.close().await;
+    drop(store);
+
+    let store = db.store().await;
+    let page = store.list(10, None).await.unwrap();
+    let ids: Vec<_> = page.games.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(ids, ["r2", "r1", "r0"]);
+    assert_eq!(page.next_before, None);
+    let replay = store.replay("r1").await.unwrap().unwrap();
+    assert!(Game::replay(replay.config, replay.seed, &replay.log()).unwrap() == base_game().game);
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// Shutting the writer down right after submitting still writes every game.
+async fn shutdown_flushes_queued_games(db: TestDb) {
+    let store = db.store().await;
+    let writer = spawn_writer(store.clone(), fast_writer());
+    let handle = writer.handle();
+    for i in 0..20 {
+        handle
+            .submit(record(&format!("q{i}"), base_game(), 5_000 + i))
+            .unwrap();
+    }
+    let stats = tokio::time::timeout(LONG, writer.shutdown())
+        .await
+        .expect("shutdown in time");
+    assert_eq!((stats.submitted, stats.saved, stats.dropped), (20, 20, 0));
+    assert_eq!(store.count().await.unwrap(), 20);
+    // After shutdown the handle refuses new games and gives them back.
+    let back = handle.submit(record("late", base_game(), 9_000)).unwrap_err();
+    assert_eq!(back.id, "late");
+    assert!(!handle.flush().await);
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// A record that can never be written is reported, not retried forever.
+async fn invalid_record_is_refused_not_retried(db: TestDb) {
+    let store = db.store().await;
+    let mut bad = record("bad", base_game(), 1);
+    bad.actions[3].index = 7;
+    assert!(matches!(store.save(&bad).await, Err(StoreError::Invalid(_))));
+    let writer = spawn_writer(store.clone(), fast_writer());
+    let handle = writer.handle();
+    handle.submit(bad).unwrap();
+    handle.submit(record("good", base_game(), 2)).unwrap();
+    assert!(tokio::time::timeout(LONG, handle.flush()).await.unwrap());
+    let stats = writer.shutdown().await;
+    assert_eq!((stats.saved, stats.dropped, stats.failed_attempts), (1, 1, 0));
+    assert_eq!(store.count().await.unwrap(), 1);
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// A log that the rules refuse (here: one action dropped) is reported with its index.
+async fn tampered_log_reports_the_refused_action(db: TestDb) {
+    let store = db.store().await;
+    let mut rec = record("tampered", base_game(), 1);
+    // Dropping the first settlement makes the following road illegal.
+    rec.actions.remove(0);
+    for (i, a) in rec.actions.iter_mut().enumerate() {
+        a.index = i as u32;
+    }
+    store.save(&rec).await.unwrap();
+    assert!(store
+        .view_at("tampered", Some(0), Viewer::Spectator)
+        .await
+        .unwrap()
+        .is_some());
+    match store.view_at("tampered", None, Viewer::Spectator).await {
+        Err(StoreError::Replay(ReplayError::Rules { index, .. })) => assert!(index < 4, "refused at {index}"),
+        other => panic!("expected a replay error, got {other:?}"),
+    }
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// SQLite: the database file's directory does not exist when the game finishes, so
+/// every write fails; once it exists, the retried write lands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_down_then_up_write_is_retried() {
+    let db = TestDb::sqlite_missing_dir();
+    let store = Store::connect_lazy_with(Some(&db.url), fast_options()).unwrap();
+    let writer = spawn_writer(store.clone(), fast_writer());
+    let handle = writer.handle();
+    handle.submit(record("late", base_game(), 42)).unwrap();
+    wait_until("failed attempts", LONG, || handle.stats().failed_attempts >= 3).await;
+    assert_eq!(handle.stats().saved, 0);
+
+    std::fs::create_dir_all(db.dir().unwrap().join("later")).unwrap();
+    assert!(tokio::time::timeout(LONG, handle.flush())
+        .await
+        .expect("flush in time"));
+    let stats = writer.shutdown().await;
+    assert_eq!((stats.saved, stats.dropped), (1, 0));
+    assert!(store.get("late").await.unwrap().is_some());
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// Postgres: the store points at a port where nothing listens when the game finishes;
+/// once a proxy to the real server listens there, the retried write lands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_down_then_up_write_is_retried() {
+    let port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        probe.local_addr().unwrap().port()
+    };
+    let db = TestDb::postgres_via(Some(port)).await;
+    let store = Store::connect_lazy_with(Some(&db.url), fast_options()).unwrap();
+    let writer = spawn_writer(store.clone(), fast_writer());
+    let handle = writer.handle();
+    handle.submit(record("late", base_game(), 42)).unwrap();
+    wait_until("failed attempts", LONG, || handle.stats().failed_attempts >= 2).await;
+    assert_eq!(handle.stats().saved, 0);
+
+    // The database "comes back": forward the port to the real server.
+    let upstream = pg_authority(&common::pg_base_url());
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    let proxy = tokio::spawn(async move {
+        loop {
+            let (mut client, _) = listener.accept().await.unwrap();
+            let upstream = upstream.clone();
+            tokio::spawn(async move {
+                if let Ok(mut server) = tokio::net::TcpStream::connect(upstream).await {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                }
+            });
+        }
+    });
+    assert!(tokio::time::timeout(LONG, handle.flush())
+        .await
+        .expect("flush in time"));
+    let stats = writer.shutdown().await;
+    assert_eq!((stats.saved, stats.dropped), (1, 0));
+    assert!(store.get("late").await.unwrap().is_some());
+    store.close().await;
+    proxy.abort();
+    db.drop_db().await;
+}
+
+/// `host:port` of a postgres URL.
+fn pg_authority(url: &str) -> String {
+    let rest = url.split_once("://").unwrap().1;
+    let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host.contains(':') {
+        host.to_string()
+    } else {
+        format!("{host}:5432")
+    }
+}
+
+/// Shutdown while the database stays down does not hang: after the grace period the
+/// game is given up (and logged in full).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_with_database_down_ends_after_the_grace_period() {
+    let db = TestDb::sqlite_missing_dir();
+    let store = Store::connect_lazy_with(Some(&db.url), fast_options()).unwrap();
+    let config = WriterConfig {
+        shutdown_grace: Duration::from_millis(300),
+        ..fast_writer()
+    };
+    let writer = spawn_writer(store.clone(), config);
+    writer.handle().submit(record("lost", base_game(), 1)).unwrap();
+    wait_until("a failed attempt", LONG, || writer.stats().failed_attempts >= 1).await;
+    let stats = tokio::time::timeout(LONG, writer.shutdown())
+        .await
+        .expect("shutdown ends");
+    assert_eq!((stats.saved, stats.dropped, stats.pending()), (0, 1, 0));
+    db.drop_db().await;
+}
