@@ -122,7 +122,11 @@ pub struct PlayerView {
 pub struct View {
     pub viewer: Viewer,
     pub config: GameConfig,
-    pub board: BoardView,
+    /// The fixed board. Always in [`Game::view`]; left out by [`Game::view_state`], which
+    /// servers diff after every action (the board never changes, so it travels once, in
+    /// snapshots).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardView>,
     pub robber: u8,
     pub buildings: Vec<BuildingView>,
     pub roads: Vec<RoadView>,
@@ -238,6 +242,13 @@ impl Game {
 
     /// The game as `viewer` may see it.
     pub fn view(&self, viewer: Viewer) -> View {
+        let mut v = self.view_state(viewer);
+        v.board = Some(self.board_view());
+        v
+    }
+
+    /// [`Game::view`] without the fixed board.
+    pub fn view_state(&self, viewer: Viewer) -> View {
         let over = self.is_over();
         let players = (0..self.n)
             .map(|s| {
@@ -283,7 +294,7 @@ impl Game {
         View {
             viewer,
             config: self.config,
-            board: self.board_view(),
+            board: None,
             robber: self.robber,
             buildings,
             roads,

@@ -1,0 +1,246 @@
+//! The wire protocol: every message a client and the server exchange over the WebSocket,
+//! as JSON objects tagged by `"type"`. `protocol.md` at the repository root documents each
+//! one with examples; the tests there and here keep both in step.
+
+use catan_rules::{Action, Event, GameConfig, RuleError, Scenario, Seat, TokenPlacement};
+use serde::{Deserialize, Serialize};
+
+/// Largest text message a client may send (bytes). Larger ones close the socket with 1009.
+pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+/// Longest chat line (characters).
+pub const MAX_CHAT_CHARS: usize = 500;
+/// Longest display name (characters).
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// WebSocket close codes the server uses (besides 1000 normal, 1001 going away,
+/// 1008 policy violation (flood), 1009 message too big).
+pub mod close {
+    pub const NORMAL: u16 = 1000;
+    pub const GOING_AWAY: u16 = 1001;
+    pub const POLICY: u16 = 1008;
+    pub const TOO_BIG: u16 = 1009;
+    /// Another connection took over this seat (reconnect with the seat token).
+    pub const REPLACED: u16 = 4000;
+    /// The join was refused (unknown room, wrong token, room full, bad first message).
+    pub const JOIN_REFUSED: u16 = 4001;
+    /// The room closed (finished and expired, or idle).
+    pub const ROOM_CLOSED: u16 = 4002;
+    /// The client fell too far behind: its outbound queue overflowed. Reconnect.
+    pub const TOO_SLOW: u16 = 4008;
+}
+
+/// Options of a new room (`POST /api/rooms`); every field optional.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoomOptions {
+    /// Seats, 3–6.
+    pub players: u8,
+    /// How many of the seats are bots (the last ones). `bots == players` starts at once.
+    pub bots: u8,
+    pub victory_points: u8,
+    pub scenario: Option<Scenario>,
+    /// The Helpers: all remaining helpers in the display.
+    pub all_helpers: bool,
+    pub tokens: TokenPlacement,
+    /// Special Building Phase; default on for 5–6 players.
+    pub special_building: Option<bool>,
+    /// Fix the game seed (tests, replays of a known board); random otherwise.
+    pub seed: Option<u64>,
+}
+
+impl Default for RoomOptions {
+    fn default() -> Self {
+        RoomOptions {
+            players: 4,
+            bots: 0,
+            victory_points: 10,
+            scenario: None,
+            all_helpers: false,
+            tokens: TokenPlacement::Spiral,
+            special_building: None,
+            seed: None,
+        }
+    }
+}
+
+impl RoomOptions {
+    pub fn game_config(&self) -> GameConfig {
+        GameConfig {
+            players: self.players,
+            victory_points: self.victory_points,
+            tokens: self.tokens,
+            layout: None,
+            special_building: self.special_building,
+            scenario: self.scenario,
+            all_helpers: self.all_helpers,
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        self.game_config().validate().map_err(|e| e.to_string())?;
+        if self.bots > self.players {
+            return Err(format!(
+                "bots ({}) cannot exceed players ({})",
+                self.bots, self.players
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `POST /api/rooms` answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedRoom {
+    pub code: String,
+    pub room_id: String,
+    pub options: RoomOptions,
+    /// Where to connect: `ws://host/ws`, then send `join` with the code.
+    pub ws_path: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    Lobby,
+    Playing,
+    Finished,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub seat: Seat,
+    pub name: Option<String>,
+    pub bot: bool,
+    pub connected: bool,
+}
+
+/// Public information about a room (`GET /api/rooms/{code}` and `room` messages).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomInfo {
+    pub code: String,
+    pub room_id: String,
+    pub status: RoomStatus,
+    pub options: RoomOptions,
+    pub seats: Vec<SeatInfo>,
+    /// The seat of the room's host (the first player to join), who may add bots and start.
+    pub host: Option<Seat>,
+    pub spectators: u32,
+    pub winner: Option<Seat>,
+}
+
+/// Client → server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// First message on a socket. As a player: `name` (a new seat) or `token` (resume a
+    /// seat). As a spectator: `spectate: true`.
+    Join {
+        code: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        spectate: bool,
+    },
+    /// A game action for the joined seat, checked by the rules.
+    Action {
+        action: Action,
+    },
+    Chat {
+        text: String,
+    },
+    /// Ask for a full snapshot (after a gap in `v`).
+    Resync,
+    /// Host only, in the lobby: fill every open seat with a bot.
+    AddBots,
+    /// Host only, in the lobby: start once every seat is taken.
+    Start,
+    Ping,
+}
+
+impl ClientMsg {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ClientMsg::Join { .. } => "join",
+            ClientMsg::Action { .. } => "action",
+            ClientMsg::Chat { .. } => "chat",
+            ClientMsg::Resync => "resync",
+            ClientMsg::AddBots => "add_bots",
+            ClientMsg::Start => "start",
+            ClientMsg::Ping => "ping",
+        }
+    }
+}
+
+/// Server → client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// Answer to `join`: the seat (with its secret token) or spectator status.
+    Welcome {
+        room: RoomInfo,
+        seat: Option<Seat>,
+        token: Option<String>,
+    },
+    /// The room changed (lobby seats, status).
+    Room {
+        room: RoomInfo,
+    },
+    /// The whole view of this viewer at version `v`.
+    Snapshot {
+        v: u64,
+        view: serde_json::Value,
+    },
+    /// RFC 6902 patch from version `v - 1` of this viewer's view to version `v`, and what
+    /// happened (redacted for this viewer).
+    Update {
+        v: u64,
+        patch: serde_json::Value,
+        events: Vec<Event>,
+    },
+    /// A request was refused; nothing changed.
+    Error {
+        request: String,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        rule: Option<RuleError>,
+    },
+    Chat {
+        from: String,
+        seat: Option<Seat>,
+        text: String,
+    },
+    Pong,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse() {
+        let m: ClientMsg = serde_json::from_str(r#"{"type":"join","code":"ABCDEFG","name":"Ann"}"#).unwrap();
+        assert!(matches!(m, ClientMsg::Join { spectate: false, .. }));
+        let m: ClientMsg =
+            serde_json::from_str(r#"{"type":"action","action":{"type":"roll_dice"}}"#).unwrap();
+        assert_eq!(
+            m,
+            ClientMsg::Action {
+                action: Action::RollDice
+            }
+        );
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"dance"}"#).is_err());
+    }
+
+    #[test]
+    fn room_options_default_and_validate() {
+        let o: RoomOptions = serde_json::from_str("{}").unwrap();
+        assert_eq!(o, RoomOptions::default());
+        let o: RoomOptions = serde_json::from_str(r#"{"players":5,"scenario":"helpers"}"#).unwrap();
+        assert!(o.validate().is_ok());
+        let o: RoomOptions = serde_json::from_str(r#"{"players":7}"#).unwrap();
+        assert!(o.validate().is_err());
+        assert!(serde_json::from_str::<RoomOptions>(r#"{"colour":1}"#).is_err());
+    }
+}

@@ -1,0 +1,315 @@
+//! `catan-load`: N rooms of WebSocket players (random legal moves from their views) plus
+//! spectators against a running `catan-server`; reports actions/s, the latency from an
+//! action to the last viewer's patch (p50/p99) and the server's resident memory.
+//!
+//! Each room is driven by one task holding all its sockets with one action in flight, so
+//! the latency of an action is exact: from sending it until every viewer of the room has
+//! received (and applied) its update. Start the server with generous per-connection rate
+//! limits for this (a load client acts far faster than a person):
+//!
+//!     RATE_PER_SEC=100000 RATE_BURST=100000 catan-server &
+//!     catan-load --rooms 200 --spectators 1 --seconds 30      # 1,000 connections
+
+use catan_rules::{Action, LegalActions, Requirement, ResourceSet, Rng};
+use clap::Parser;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Parser, Debug)]
+#[command(name = "catan-load", about = "Load generator for catan-server")]
+struct Args {
+    /// Server address (host:port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Concurrent rooms.
+    #[arg(long, default_value_t = 200)]
+    rooms: usize,
+    /// Players per room.
+    #[arg(long, default_value_t = 4)]
+    players: u8,
+    /// Spectators per room.
+    #[arg(long, default_value_t = 1)]
+    spectators: usize,
+    /// How long to run (seconds); rooms whose game ends start a new one.
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Server process id for the memory figure (default: the process named catan-server).
+    #[arg(long)]
+    server_pid: Option<u32>,
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+struct Sock {
+    ws: Ws,
+    seat: Option<u8>,
+    view: Value,
+}
+
+async fn post_room(addr: &str, body: &Value) -> anyhow::Result<String> {
+    let mut s = tokio::net::TcpStream::connect(addr).await?;
+    let body = body.to_string();
+    let req = format!(
+        "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await?;
+    let text = String::from_utf8_lossy(&buf);
+    let json_start = text
+        .find('{')
+        .ok_or_else(|| anyhow::anyhow!("no JSON in {text}"))?;
+    let v: Value = serde_json::from_str(text[json_start..].trim_end_matches(|c: char| c != '}'))?;
+    Ok(v["code"]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no code: {v}"))?
+        .to_string())
+}
+
+async fn next_json(ws: &mut Ws) -> anyhow::Result<Value> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await? {
+            Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(&t)?),
+            Some(Ok(Message::Close(f))) => anyhow::bail!("closed: {f:?}"),
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(e.into()),
+            None => anyhow::bail!("socket ended"),
+        }
+    }
+}
+
+impl Sock {
+    /// Reads until a snapshot or update arrives (or an error for this socket's action);
+    /// returns true for an update/snapshot.
+    async fn until_update(&mut self) -> anyhow::Result<bool> {
+        loop {
+            let m = next_json(&mut self.ws).await?;
+            match m["type"].as_str() {
+                Some("snapshot") => {
+                    self.view = m["view"].clone();
+                    return Ok(true);
+                }
+                Some("update") => {
+                    let p: json_patch::Patch = serde_json::from_value(m["patch"].clone())?;
+                    json_patch::patch(&mut self.view, &p)?;
+                    return Ok(true);
+                }
+                Some("error") => return Ok(false),
+                _ => continue,
+            }
+        }
+    }
+}
+
+fn choose(view: &Value, seat: u8, rng: &mut Rng) -> Option<Action> {
+    let legal: LegalActions = serde_json::from_value(view["legal"].clone()).ok()?;
+    for r in &legal.requirements {
+        if let Requirement::Discard { count } = r {
+            let mut hand: ResourceSet =
+                serde_json::from_value(view["players"][seat as usize]["hand"].clone()).ok()?;
+            let mut cards = ResourceSet::EMPTY;
+            for _ in 0..*count {
+                let c = hand.nth_card(rng.below(hand.total()));
+                hand[c] -= 1;
+                cards[c] += 1;
+            }
+            return Some(Action::Discard { cards });
+        }
+    }
+    if legal.actions.is_empty() {
+        return None;
+    }
+    Some(legal.actions[rng.below(legal.actions.len() as u32) as usize])
+}
+
+struct Stats {
+    actions: AtomicU64,
+    games: AtomicU64,
+    errors: AtomicU64,
+    latencies_us: Mutex<Vec<u32>>,
+}
+
+async fn run_room(
+    args: Arc<Args>,
+    room: usize,
+    stats: Arc<Stats>,
+    stop: Arc<AtomicBool>,
+) -> anyhow::Result<()> {
+    let url = format!("ws://{}/ws", args.addr);
+    let mut rng = Rng::new(room as u64 + 1);
+    let mut game = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let code = post_room(
+            &args.addr,
+            &json!({"players": args.players, "seed": room as u64 * 1000 + game}),
+        )
+        .await?;
+        game += 1;
+        let mut socks = Vec::new();
+        for i in 0..args.players as usize + args.spectators {
+            let (mut ws, _) = tokio_tungstenite::connect_async(&url).await?;
+            let join = if i < args.players as usize {
+                json!({"type": "join", "code": code, "name": format!("p{i}")})
+            } else {
+                json!({"type": "join", "code": code, "spectate": true})
+            };
+            ws.send(Message::text(join.to_string())).await?;
+            let welcome = next_json(&mut ws).await?;
+            let seat = welcome["seat"].as_u64().map(|s| s as u8);
+            socks.push(Sock {
+                ws,
+                seat,
+                view: Value::Null,
+            });
+        }
+        socks[0]
+            .ws
+            .send(Message::text(json!({"type": "start"}).to_string()))
+            .await?;
+        for s in socks.iter_mut() {
+            s.until_update().await?;
+        }
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let spectator_view = &socks[socks.len() - 1].view;
+            if !spectator_view["winner"].is_null() {
+                stats.games.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+            // The first awaited seat with something to do acts.
+            let mut acted = None;
+            for (i, sock) in socks.iter().enumerate().take(args.players as usize) {
+                if let Some(a) = choose(&sock.view, sock.seat.unwrap(), &mut rng) {
+                    acted = Some((i, a));
+                    break;
+                }
+            }
+            let Some((i, action)) = acted else {
+                anyhow::bail!("room {code}: nobody can act")
+            };
+            let t0 = Instant::now();
+            socks[i]
+                .ws
+                .send(Message::text(
+                    json!({"type": "action", "action": action}).to_string(),
+                ))
+                .await?;
+            if !socks[i].until_update().await? {
+                stats.errors.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            for (j, s) in socks.iter_mut().enumerate() {
+                if j != i {
+                    s.until_update().await?;
+                }
+            }
+            let us = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
+            stats.actions.fetch_add(1, Ordering::Relaxed);
+            stats.latencies_us.lock().unwrap().push(us);
+        }
+        for mut s in socks {
+            let _ = s.ws.close(None).await;
+        }
+    }
+    Ok(())
+}
+
+fn server_memory(pid: Option<u32>) -> Option<(u32, String, String)> {
+    let pid = pid.or_else(|| {
+        std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).ok()?;
+            (comm.trim() == "catan-server").then_some(pid)
+        })
+    })?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let get = |k: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(k))
+            .map(|l| l[k.len()..].trim().to_string())
+    };
+    Some((pid, get("VmRSS:")?, get("VmHWM:")?))
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Arc::new(Args::parse());
+    let stats = Arc::new(Stats {
+        actions: AtomicU64::new(0),
+        games: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        latencies_us: Mutex::new(Vec::new()),
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for room in 0..args.rooms {
+        tasks.push(tokio::spawn(run_room(
+            args.clone(),
+            room,
+            stats.clone(),
+            stop.clone(),
+        )));
+    }
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    let (_, rss_during, _) = server_memory(args.server_pid).unwrap_or((0, "?".into(), "?".into()));
+    stop.store(true, Ordering::Relaxed);
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut failed = 0;
+    for t in tasks {
+        match tokio::time::timeout(Duration::from_secs(35), t).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(e))) => {
+                failed += 1;
+                eprintln!("room failed: {e}");
+            }
+            _ => failed += 1,
+        }
+    }
+    let mut lat = stats.latencies_us.lock().unwrap().clone();
+    lat.sort_unstable();
+    let pct = |p: f64| {
+        if lat.is_empty() {
+            0.0
+        } else {
+            lat[((lat.len() - 1) as f64 * p) as usize] as f64 / 1000.0
+        }
+    };
+    let mem = server_memory(args.server_pid);
+    let connections = args.rooms * (args.players as usize + args.spectators);
+    println!(
+        "rooms: {}  connections: {connections}  seconds: {elapsed:.1}  failed rooms: {failed}",
+        args.rooms
+    );
+    println!(
+        "actions: {}  refused: {}  games finished: {}",
+        stats.actions.load(Ordering::Relaxed),
+        stats.errors.load(Ordering::Relaxed),
+        stats.games.load(Ordering::Relaxed)
+    );
+    println!(
+        "latency action -> last viewer's patch: p50 {:.2} ms  p99 {:.2} ms",
+        pct(0.5),
+        pct(0.99)
+    );
+    match mem {
+        Some((pid, rss, hwm)) => {
+            println!("server pid {pid}: RSS under load {rss_during}, now {rss}, peak {hwm}")
+        }
+        None => println!("server memory: not found (pass --server-pid)"),
+    }
+    println!(
+        "actions/s: {:.0}",
+        stats.actions.load(Ordering::Relaxed) as f64 / elapsed
+    );
+    Ok(())
+}

@@ -1,0 +1,695 @@
+//! A room: one tokio task that owns its seats, its viewers and its game. Everything else
+//! talks to it through its mailbox; nothing locks game state. The room never waits on a
+//! socket: each connection has a bounded outbound queue filled with `try_send`, and a
+//! client whose queue is full is dropped (it can reconnect and get a snapshot).
+
+use crate::AppState;
+use axum::extract::ws::{Message, Utf8Bytes};
+use catan_bots::RandomBot;
+use catan_protocol::{close, ClientMsg, RoomInfo, RoomOptions, RoomStatus, SeatInfo, ServerMsg};
+use catan_protocol::{MAX_CHAT_CHARS, MAX_NAME_CHARS};
+use catan_rules::{redact, Action, Game, GameConfig, Seat, Viewer};
+use catan_store::{ActionRecord, FinishedGame, GameStatus, PlayerKind, PlayerRecord};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+pub type ConnId = u64;
+
+/// The sending half of one connection, as the room sees it. Before dropping it the room
+/// may leave a close code and reason for the session to send.
+#[derive(Clone)]
+pub struct Outbound {
+    pub tx: mpsc::Sender<Message>,
+    pub close: Arc<Mutex<Option<(u16, String)>>>,
+}
+
+impl Outbound {
+    fn set_close(&self, code: u16, reason: &str) {
+        *self.close.lock().unwrap() = Some((code, reason.to_string()));
+    }
+}
+
+pub struct JoinRequest {
+    pub name: Option<String>,
+    pub token: Option<String>,
+    pub spectate: bool,
+}
+
+/// What a room's mailbox carries.
+pub enum RoomMsg {
+    Join {
+        conn: ConnId,
+        join: JoinRequest,
+        out: Outbound,
+        reply: oneshot::Sender<Result<Viewer, (u16, String)>>,
+    },
+    Client {
+        conn: ConnId,
+        msg: ClientMsg,
+    },
+    Leave {
+        conn: ConnId,
+    },
+    Info {
+        reply: oneshot::Sender<RoomInfo>,
+    },
+    /// Bots move (after their think delay).
+    BotTick,
+    Shutdown,
+}
+
+struct SeatSlot {
+    name: Option<String>,
+    bot: bool,
+    token: Option<String>,
+    conn: Option<ConnId>,
+    /// Version of the last update sent to this seat and the view it carried.
+    v: u64,
+    last: Option<Value>,
+}
+
+struct Room {
+    code: String,
+    room_id: String,
+    options: RoomOptions,
+    config: GameConfig,
+    seed: u64,
+    app: AppState,
+    self_tx: mpsc::Sender<RoomMsg>,
+    seats: Vec<SeatSlot>,
+    host: Option<Seat>,
+    conns: HashMap<ConnId, (Viewer, Outbound)>,
+    spect_v: u64,
+    spect_last: Option<Value>,
+    status: RoomStatus,
+    game: Option<Game>,
+    log: Vec<ActionRecord>,
+    created_ms: i64,
+    started_ms: Option<i64>,
+    bot: RandomBot,
+    bot_scheduled: bool,
+    empty_since: Instant,
+    finished_at: Option<Instant>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn text(msg: &ServerMsg) -> Utf8Bytes {
+    serde_json::to_string(msg)
+        .expect("server messages serialize")
+        .into()
+}
+
+/// Creates a room task and registers it; returns (code, room id).
+pub fn spawn(app: &AppState, options: RoomOptions) -> (String, String) {
+    let (tx, rx) = mpsc::channel(1024);
+    let room_id = uuid::Uuid::new_v4().to_string();
+    let handle = crate::registry::RoomHandle {
+        room_id: room_id.clone(),
+        tx: tx.clone(),
+    };
+    let code = app.registry.insert_unique(crate::codes::invite_code, handle);
+    let seed = options
+        .seed
+        .unwrap_or_else(|| u64::from_le_bytes(uuid::Uuid::new_v4().as_bytes()[..8].try_into().unwrap()));
+    let n = options.players as usize;
+    let seats = (0..n)
+        .map(|s| SeatSlot {
+            bot: s >= n - options.bots as usize,
+            name: (s >= n - options.bots as usize).then(|| format!("Bot {}", s + 1)),
+            token: None,
+            conn: None,
+            v: 0,
+            last: None,
+        })
+        .collect();
+    let room = Room {
+        code: code.clone(),
+        room_id: room_id.clone(),
+        config: options.game_config(),
+        options,
+        seed,
+        app: app.clone(),
+        self_tx: tx,
+        seats,
+        host: None,
+        conns: HashMap::new(),
+        spect_v: 0,
+        spect_last: None,
+        status: RoomStatus::Lobby,
+        game: None,
+        log: Vec::new(),
+        created_ms: now_ms(),
+        started_ms: None,
+        bot: RandomBot::new(seed),
+        bot_scheduled: false,
+        empty_since: Instant::now(),
+        finished_at: None,
+    };
+    let span = tracing::info_span!("room", code = %code);
+    tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));
+    (code, room_id)
+}
+
+impl Room {
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
+        tracing::info!(room_id = %self.room_id, players = self.options.players, bots = self.options.bots, "room created");
+        if self.seats.iter().all(|s| s.bot) {
+            self.start();
+        }
+        loop {
+            let deadline = self.deadline();
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    None => break,
+                    Some(RoomMsg::Shutdown) => {
+                        self.close_all(close::GOING_AWAY, "server shutting down");
+                        break;
+                    }
+                    Some(m) => self.handle(m),
+                },
+                _ = tokio::time::sleep_until(deadline) => {
+                    if self.expired() {
+                        let reason = if self.status == RoomStatus::Finished { "the game is over" } else { "the room was idle" };
+                        tracing::info!(reason, "room closing");
+                        self.close_all(close::ROOM_CLOSED, reason);
+                        break;
+                    }
+                }
+            }
+        }
+        self.app.registry.remove(&self.code);
+        tracing::info!("room closed");
+    }
+
+    fn deadline(&self) -> Instant {
+        let far = Instant::now() + Duration::from_secs(3600);
+        if let Some(t) = self.finished_at {
+            return t + Duration::from_secs(self.app.config.room_finished_secs);
+        }
+        if self.conns.is_empty() && !self.bots_only_playing() {
+            return self.empty_since + Duration::from_secs(self.app.config.room_idle_secs);
+        }
+        far
+    }
+
+    fn expired(&self) -> bool {
+        Instant::now() >= self.deadline()
+    }
+
+    /// An all-bot game in progress never idles out: it plays to its end.
+    fn bots_only_playing(&self) -> bool {
+        self.status == RoomStatus::Playing && self.seats.iter().all(|s| s.bot)
+    }
+
+    fn handle(&mut self, msg: RoomMsg) {
+        match msg {
+            RoomMsg::Join {
+                conn,
+                join,
+                out,
+                reply,
+            } => {
+                let r = self.join(conn, join, out);
+                let _ = reply.send(r);
+            }
+            RoomMsg::Client { conn, msg } => self.client(conn, msg),
+            RoomMsg::Leave { conn } => self.drop_conn(conn, None),
+            RoomMsg::Info { reply } => {
+                let _ = reply.send(self.info());
+            }
+            RoomMsg::BotTick => {
+                self.bot_scheduled = false;
+                self.drive_bots(true);
+            }
+            RoomMsg::Shutdown => {}
+        }
+    }
+
+    fn info(&self) -> RoomInfo {
+        RoomInfo {
+            code: self.code.clone(),
+            room_id: self.room_id.clone(),
+            status: self.status,
+            options: self.options.clone(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SeatInfo {
+                    seat: i as Seat,
+                    name: s.name.clone(),
+                    bot: s.bot,
+                    connected: s.conn.is_some(),
+                })
+                .collect(),
+            host: self.host,
+            spectators: self
+                .conns
+                .values()
+                .filter(|(v, _)| *v == Viewer::Spectator)
+                .count() as u32,
+            winner: self.game.as_ref().and_then(|g| g.winner()),
+        }
+    }
+
+    // ----- connections --------------------------------------------------------------
+
+    fn join(&mut self, conn: ConnId, join: JoinRequest, out: Outbound) -> Result<Viewer, (u16, String)> {
+        let refuse = |m: &str| Err((close::JOIN_REFUSED, m.to_string()));
+        let viewer = if join.spectate {
+            Viewer::Spectator
+        } else if let Some(token) = &join.token {
+            let Some(seat) = self
+                .seats
+                .iter()
+                .position(|s| s.token.as_deref() == Some(token.as_str()))
+            else {
+                tracing::info!(conn, "join refused: unknown seat token");
+                return refuse("unknown seat token");
+            };
+            if let Some(old) = self.seats[seat].conn {
+                tracing::info!(
+                    seat,
+                    old,
+                    conn,
+                    "seat resumed by a new connection; closing the old one"
+                );
+                self.drop_conn(
+                    old,
+                    Some((close::REPLACED, "replaced by a newer connection to this seat")),
+                );
+            }
+            Viewer::Seat(seat as Seat)
+        } else if let Some(name) = &join.name {
+            let name = name.trim();
+            if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+                return refuse("a name must have 1 to 32 characters");
+            }
+            if self.status != RoomStatus::Lobby {
+                return refuse(
+                    "the game has started: join as a spectator, or reconnect with your seat token",
+                );
+            }
+            let Some(seat) = self.seats.iter().position(|s| !s.bot && s.token.is_none()) else {
+                return refuse("the room is full");
+            };
+            let slot = &mut self.seats[seat];
+            slot.name = Some(name.to_string());
+            slot.token = Some(crate::codes::seat_token());
+            if self.host.is_none() {
+                self.host = Some(seat as Seat);
+            }
+            Viewer::Seat(seat as Seat)
+        } else {
+            return refuse("join needs a name (new seat), a token (your seat) or spectate: true");
+        };
+        self.conns.insert(conn, (viewer, out));
+        let token = match viewer {
+            Viewer::Seat(s) => {
+                self.seats[s as usize].conn = Some(conn);
+                self.seats[s as usize].token.clone()
+            }
+            Viewer::Spectator => None,
+        };
+        let seat = match viewer {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        };
+        tracing::info!(conn, ?seat, "joined");
+        self.send(
+            conn,
+            text(&ServerMsg::Welcome {
+                room: self.info(),
+                seat,
+                token,
+            }),
+        );
+        if self.game.is_some() {
+            self.send_snapshot(conn);
+        }
+        self.broadcast_room();
+        Ok(viewer)
+    }
+
+    /// Removes a connection; with `close`, tells its session which close frame to send.
+    fn drop_conn(&mut self, conn: ConnId, close: Option<(u16, &str)>) {
+        let Some((viewer, out)) = self.conns.remove(&conn) else {
+            return;
+        };
+        if let Some((code, reason)) = close {
+            out.set_close(code, reason);
+        }
+        if let Viewer::Seat(s) = viewer {
+            let slot = &mut self.seats[s as usize];
+            if slot.conn == Some(conn) {
+                slot.conn = None;
+                slot.last = None;
+            }
+        }
+        if self.conns.is_empty() {
+            self.empty_since = Instant::now();
+        }
+        tracing::debug!(conn, "connection left");
+    }
+
+    fn close_all(&mut self, code: u16, reason: &str) {
+        let conns: Vec<ConnId> = self.conns.keys().copied().collect();
+        for c in conns {
+            self.drop_conn(c, Some((code, reason)));
+        }
+    }
+
+    /// Queues a message without waiting; a full queue drops the client (too slow).
+    fn send(&mut self, conn: ConnId, msg: Utf8Bytes) {
+        let Some((_, out)) = self.conns.get(&conn) else {
+            return;
+        };
+        match out.tx.try_send(Message::Text(msg)) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::warn!(conn, "client too slow: outbound queue full; dropping it");
+                self.drop_conn(
+                    conn,
+                    Some((close::TOO_SLOW, "too slow: reconnect for a snapshot")),
+                );
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => self.drop_conn(conn, None),
+        }
+    }
+
+    fn error(&mut self, conn: ConnId, request: &str, message: String, rule: Option<catan_rules::RuleError>) {
+        self.send(
+            conn,
+            text(&ServerMsg::Error {
+                request: request.into(),
+                message,
+                rule,
+            }),
+        );
+    }
+
+    fn broadcast_room(&mut self) {
+        let msg = text(&ServerMsg::Room { room: self.info() });
+        let conns: Vec<ConnId> = self.conns.keys().copied().collect();
+        for c in conns {
+            self.send(c, msg.clone());
+        }
+    }
+
+    // ----- client messages ------------------------------------------------------------
+
+    fn client(&mut self, conn: ConnId, msg: ClientMsg) {
+        let Some(&(viewer, _)) = self.conns.get(&conn) else {
+            return;
+        };
+        match msg {
+            ClientMsg::Action { action } => self.client_action(conn, viewer, action),
+            ClientMsg::Chat { text: t } => {
+                let t = t.trim();
+                if t.is_empty() || t.chars().count() > MAX_CHAT_CHARS {
+                    return self.error(
+                        conn,
+                        "chat",
+                        format!("a chat line has 1 to {MAX_CHAT_CHARS} characters"),
+                        None,
+                    );
+                }
+                let (from, seat) = match viewer {
+                    Viewer::Seat(s) => (self.seats[s as usize].name.clone().unwrap_or_default(), Some(s)),
+                    Viewer::Spectator => ("spectator".to_string(), None),
+                };
+                let msg = text(&ServerMsg::Chat {
+                    from,
+                    seat,
+                    text: t.to_string(),
+                });
+                let conns: Vec<ConnId> = self.conns.keys().copied().collect();
+                for c in conns {
+                    self.send(c, msg.clone());
+                }
+            }
+            ClientMsg::Resync => {
+                if self.game.is_some() {
+                    self.send_snapshot(conn);
+                } else {
+                    self.error(conn, "resync", "the game has not started".into(), None);
+                }
+            }
+            ClientMsg::AddBots | ClientMsg::Start => {
+                let request = msg.name();
+                if viewer != Viewer::Seat(self.host.unwrap_or(u8::MAX)) {
+                    return self.error(conn, request, "only the room's host may do this".into(), None);
+                }
+                if self.status != RoomStatus::Lobby {
+                    return self.error(conn, request, "the game has already started".into(), None);
+                }
+                if matches!(msg, ClientMsg::AddBots) {
+                    for (i, s) in self.seats.iter_mut().enumerate() {
+                        if !s.bot && s.token.is_none() {
+                            s.bot = true;
+                            s.name = Some(format!("Bot {}", i + 1));
+                        }
+                    }
+                    self.broadcast_room();
+                } else if self.seats.iter().any(|s| !s.bot && s.token.is_none()) {
+                    self.error(
+                        conn,
+                        request,
+                        "every seat must be taken (add bots to fill them)".into(),
+                        None,
+                    );
+                } else {
+                    self.start();
+                }
+            }
+            ClientMsg::Ping => self.send(conn, text(&ServerMsg::Pong)),
+            ClientMsg::Join { .. } => self.error(conn, "join", "already joined".into(), None),
+        }
+    }
+
+    fn client_action(&mut self, conn: ConnId, viewer: Viewer, action: Action) {
+        let Viewer::Seat(seat) = viewer else {
+            return self.error(conn, "action", "spectators cannot act".into(), None);
+        };
+        match self.status {
+            RoomStatus::Lobby => return self.error(conn, "action", "the game has not started".into(), None),
+            RoomStatus::Finished => return self.error(conn, "action", "the game is over".into(), None),
+            RoomStatus::Playing => {}
+        }
+        if let Err(e) = self.apply(seat, action) {
+            tracing::debug!(seat, ?action, error = %e, "action refused");
+            self.error(conn, "action", format!("{}: {e}", action.name()), Some(e));
+            return;
+        }
+        self.drive_bots(false);
+    }
+
+    // ----- the game -----------------------------------------------------------------
+
+    fn start(&mut self) {
+        let game = match Game::new(self.config, self.seed) {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot start");
+                return;
+            }
+        };
+        self.game = Some(game);
+        self.status = RoomStatus::Playing;
+        self.started_ms = Some(now_ms());
+        tracing::info!(seed = self.seed, "game started");
+        let conns: Vec<ConnId> = self.conns.keys().copied().collect();
+        for c in conns {
+            self.send_snapshot(c);
+        }
+        self.broadcast_room();
+        self.drive_bots(false);
+    }
+
+    fn send_snapshot(&mut self, conn: ConnId) {
+        let Some(&(viewer, _)) = self.conns.get(&conn) else {
+            return;
+        };
+        let game = self.game.as_ref().expect("started");
+        // Diffs are taken over the view without the fixed board (it never changes); the
+        // snapshot carries the board once.
+        let state = serde_json::to_value(game.view_state(viewer)).expect("views serialize");
+        let mut view = state.clone();
+        view["board"] = serde_json::to_value(game.board_view()).expect("board serializes");
+        let v = match viewer {
+            Viewer::Seat(s) => {
+                let slot = &mut self.seats[s as usize];
+                slot.last = Some(state);
+                slot.v
+            }
+            Viewer::Spectator => {
+                if self.spect_last.is_none() {
+                    self.spect_last = Some(state);
+                }
+                self.spect_v
+            }
+        };
+        self.send(conn, text(&ServerMsg::Snapshot { v, view }));
+    }
+
+    /// Applies one action through the rules; on success logs it and sends every viewer
+    /// its patch and redacted events.
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<(), catan_rules::RuleError> {
+        let game = self.game.as_mut().expect("started");
+        let events = game.apply(seat, action)?;
+        self.log.push(ActionRecord {
+            index: self.log.len() as u32,
+            seat,
+            action,
+            at_ms: now_ms(),
+        });
+        let mut outgoing: Vec<(ConnId, Utf8Bytes)> = Vec::new();
+        {
+            let game = self.game.as_ref().unwrap();
+            // Seats with a connection: their own view, diffed against the last one sent.
+            for (s, slot) in self.seats.iter_mut().enumerate() {
+                let Some(conn) = slot.conn else { continue };
+                let Some(last) = &slot.last else { continue };
+                let viewer = Viewer::Seat(s as Seat);
+                let view = serde_json::to_value(game.view_state(viewer)).expect("views serialize");
+                let patch = serde_json::to_value(json_patch::diff(last, &view)).unwrap();
+                slot.v += 1;
+                slot.last = Some(view);
+                let events = events.iter().map(|e| redact(e, viewer)).collect();
+                outgoing.push((
+                    conn,
+                    text(&ServerMsg::Update {
+                        v: slot.v,
+                        patch,
+                        events,
+                    }),
+                ));
+            }
+            // Spectators share one public view, computed and serialized once.
+            let spectators: Vec<ConnId> = self
+                .conns
+                .iter()
+                .filter(|(_, (v, _))| *v == Viewer::Spectator)
+                .map(|(c, _)| *c)
+                .collect();
+            if spectators.is_empty() {
+                self.spect_last = None;
+            } else {
+                let view = serde_json::to_value(game.view_state(Viewer::Spectator)).expect("views serialize");
+                if let Some(last) = &self.spect_last {
+                    let patch = serde_json::to_value(json_patch::diff(last, &view)).unwrap();
+                    self.spect_v += 1;
+                    let events = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
+                    let msg = text(&ServerMsg::Update {
+                        v: self.spect_v,
+                        patch,
+                        events,
+                    });
+                    outgoing.extend(spectators.into_iter().map(|c| (c, msg.clone())));
+                }
+                self.spect_last = Some(view);
+            }
+        }
+        for (conn, msg) in outgoing {
+            self.send(conn, msg);
+        }
+        if self.game.as_ref().unwrap().is_over() {
+            self.finish();
+        }
+        Ok(())
+    }
+
+    /// Lets bot seats act: at once with no think delay (in chunks, so the mailbox is
+    /// served in between), or one move per delay.
+    fn drive_bots(&mut self, mut may_move: bool) {
+        let delay = self.app.config.bot_delay_ms;
+        for _ in 0..64 {
+            if self.status != RoomStatus::Playing {
+                return;
+            }
+            let game = self.game.as_ref().unwrap();
+            let awaited = game.waiting_on();
+            let Some(seat) = awaited.iter().find(|&s| self.seats[s as usize].bot) else {
+                return;
+            };
+            if delay > 0 {
+                if !may_move {
+                    self.schedule_bots(Duration::from_millis(delay));
+                    return;
+                }
+                may_move = false;
+            }
+            let Some(action) = self.bot.choose(self.game.as_ref().unwrap(), seat) else {
+                return;
+            };
+            if let Err(e) = self.apply(seat, action) {
+                tracing::error!(seat, ?action, error = %e, "bot action refused");
+                return;
+            }
+        }
+        self.schedule_bots(Duration::ZERO);
+    }
+
+    fn schedule_bots(&mut self, after: Duration) {
+        if self.bot_scheduled {
+            return;
+        }
+        self.bot_scheduled = true;
+        let tx = self.self_tx.clone();
+        tokio::spawn(async move {
+            if !after.is_zero() {
+                tokio::time::sleep(after).await;
+            }
+            let _ = tx.send(RoomMsg::BotTick).await;
+        });
+    }
+
+    fn finish(&mut self) {
+        self.status = RoomStatus::Finished;
+        self.finished_at = Some(Instant::now());
+        let game = self.game.as_ref().unwrap();
+        tracing::info!(winner = ?game.winner(), actions = self.log.len(), "game over");
+        let mut record = FinishedGame {
+            id: self.room_id.clone(),
+            code: self.code.clone(),
+            config: self.config,
+            seed: self.seed,
+            rules_version: catan_rules::RULES_VERSION.to_string(),
+            created_at_ms: self.created_ms,
+            started_at_ms: self.started_ms,
+            finished_at_ms: now_ms(),
+            status: GameStatus::Finished,
+            winner: None,
+            players: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| PlayerRecord {
+                    seat: i as Seat,
+                    name: s.name.clone().unwrap_or_else(|| format!("Seat {}", i + 1)),
+                    kind: if s.bot { PlayerKind::Bot } else { PlayerKind::Human },
+                    final_vp: 0,
+                    won: false,
+                })
+                .collect(),
+            actions: std::mem::take(&mut self.log),
+        };
+        record.set_result_from(game);
+        if let Some(store) = &self.app.store {
+            if store.submit(record).is_err() {
+                tracing::error!("store writer is gone: finished game not stored");
+            }
+        }
+        self.broadcast_room();
+    }
+}

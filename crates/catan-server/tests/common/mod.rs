@@ -1,0 +1,376 @@
+//! Test support: a real server on an ephemeral port, a raw HTTP helper, and a WebSocket
+//! client that keeps its view up to date from snapshots and patches.
+#![allow(dead_code)]
+
+use catan_protocol::ServerMsg;
+use catan_rules::{Action, Requirement, ResourceSet, Rng};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+
+pub const WAIT: Duration = Duration::from_secs(60);
+
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+}
+
+impl TestServer {
+    pub async fn start(database_url: Option<String>) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+        let config = catan_server::Config::for_tests(database_url);
+        let task = tokio::spawn(catan_server::serve(config, listener, async move {
+            let _ = rx.await;
+        }));
+        TestServer {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// Graceful shutdown; waits until the server has flushed and returned.
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        let r = tokio::time::timeout(WAIT, self.task.take().unwrap())
+            .await
+            .expect("server stops");
+        r.unwrap().unwrap();
+    }
+
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    pub async fn http(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+        http(self.addr, method, path, body).await
+    }
+
+    pub async fn create_room(&self, options: Value) -> (String, String) {
+        let (status, body) = self.http("POST", "/api/rooms", Some(&options)).await;
+        assert_eq!(status, 201, "{body}");
+        (
+            body["code"].as_str().unwrap().to_string(),
+            body["room_id"].as_str().unwrap().to_string(),
+        )
+    }
+
+    /// Waits until the room reports `status`.
+    pub async fn wait_room_status(&self, code: &str, status: &str) -> Value {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let (s, body) = self.http("GET", &format!("/api/rooms/{code}"), None).await;
+            if s == 200 && body["status"] == status {
+                return body;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "room {code} never reached {status}: {body}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until the finished game `id` is in the store's listing.
+    pub async fn wait_stored(&self, id: &str) -> Value {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let (s, body) = self.http("GET", &format!("/api/games/{id}"), None).await;
+            if s == 200 {
+                return body;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "game {id} never stored");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// A minimal HTTP/1.1 request (no keep-alive); returns status and JSON body.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    let text = String::from_utf8_lossy(&buf);
+    let status: u16 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        // De-chunk.
+        let mut out = String::new();
+        let mut r = rest;
+        while let Some((len, after)) = r.split_once("\r\n") {
+            let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            out.push_str(&after[..n]);
+            r = &after[n + 2..];
+        }
+        out
+    } else {
+        rest.to_string()
+    };
+    (status, serde_json::from_str(&rest).unwrap_or(Value::Null))
+}
+
+pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// What a client saw: a message, or the close code.
+#[derive(Debug)]
+pub enum Got {
+    Msg(ServerMsg),
+    Closed(Option<u16>),
+}
+
+pub struct Client {
+    pub ws: Ws,
+    pub seat: Option<u8>,
+    pub token: Option<String>,
+    pub view: Option<Value>,
+    pub v: u64,
+    pub events_seen: usize,
+}
+
+impl Client {
+    pub async fn connect(url: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        Client {
+            ws,
+            seat: None,
+            token: None,
+            view: None,
+            v: 0,
+            events_seen: 0,
+        }
+    }
+
+    pub async fn send(&mut self, v: Value) {
+        self.ws.send(Message::text(v.to_string())).await.unwrap();
+    }
+
+    pub async fn send_raw(&mut self, text: String) {
+        let _ = self.ws.send(Message::text(text)).await;
+    }
+
+    pub async fn recv(&mut self) -> Got {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("server answers in time");
+            match m {
+                Some(Ok(Message::Text(t))) => {
+                    let msg: ServerMsg =
+                        serde_json::from_str(&t).unwrap_or_else(|e| panic!("bad server JSON {e}: {t}"));
+                    return Got::Msg(msg);
+                }
+                Some(Ok(Message::Close(f))) => return Got::Closed(f.map(|f| u16::from(f.code))),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return Got::Closed(None),
+            }
+        }
+    }
+
+    /// Receives until a message matches `f` (panics on close).
+    pub async fn recv_until(&mut self, mut f: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            match self.recv().await {
+                Got::Msg(m) => {
+                    self.track(&m);
+                    if f(&m) {
+                        return m;
+                    }
+                }
+                Got::Closed(c) => panic!("closed ({c:?}) while waiting"),
+            }
+        }
+    }
+
+    /// Waits for the close frame, skipping messages; returns its code.
+    pub async fn closed(&mut self) -> Option<u16> {
+        loop {
+            if let Got::Closed(c) = self.recv().await {
+                return c;
+            }
+        }
+    }
+
+    pub async fn join(url: &str, code: &str, name: &str) -> Client {
+        let mut c = Client::connect(url).await;
+        c.send(json!({"type": "join", "code": code, "name": name})).await;
+        c.expect_welcome().await;
+        c
+    }
+
+    pub async fn spectate(url: &str, code: &str) -> Client {
+        let mut c = Client::connect(url).await;
+        c.send(json!({"type": "join", "code": code, "spectate": true}))
+            .await;
+        c.expect_welcome().await;
+        c
+    }
+
+    pub async fn expect_welcome(&mut self) {
+        match self.recv().await {
+            Got::Msg(ServerMsg::Welcome { seat, token, .. }) => {
+                self.seat = seat;
+                self.token = token;
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    /// Applies a snapshot or an update to the kept view, checking version contiguity.
+    pub fn track(&mut self, m: &ServerMsg) {
+        match m {
+            ServerMsg::Snapshot { v, view } => {
+                self.v = *v;
+                self.view = Some(view.clone());
+            }
+            ServerMsg::Update { v, patch, events } => {
+                assert_eq!(*v, self.v + 1, "versions are contiguous per viewer");
+                let p: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
+                json_patch::patch(self.view.as_mut().expect("snapshot first"), &p).expect("patch applies");
+                self.v = *v;
+                self.events_seen += events.len();
+            }
+            _ => {}
+        }
+    }
+
+    pub fn over(&self) -> bool {
+        self.view.as_ref().is_some_and(|v| !v["winner"].is_null())
+    }
+
+    /// A random choice among the legal actions in the view (discards filled in), if any.
+    pub fn choose(&self, rng: &mut Rng) -> Option<Action> {
+        let view = self.view.as_ref()?;
+        let legal: catan_rules::LegalActions = serde_json::from_value(view["legal"].clone()).unwrap();
+        let discard = legal.requirements.iter().find_map(|r| match r {
+            Requirement::Discard { count } => Some(*count),
+            _ => None,
+        });
+        if let Some(count) = discard {
+            let seat = self.seat? as usize;
+            let mut hand: ResourceSet =
+                serde_json::from_value(view["players"][seat]["hand"].clone()).unwrap();
+            let mut cards = ResourceSet::EMPTY;
+            for _ in 0..count {
+                let r = hand.nth_card(rng.below(hand.total()));
+                hand[r] -= 1;
+                cards[r] += 1;
+            }
+            return Some(Action::Discard { cards });
+        }
+        if legal.actions.is_empty() {
+            return None;
+        }
+        Some(legal.actions[rng.below(legal.actions.len() as u32) as usize])
+    }
+}
+
+/// Checks a message a viewer received for facts it must not see.
+pub fn assert_no_leak(seat: Option<u8>, msg: &ServerMsg, view: Option<&Value>) {
+    if let Some(view) = view {
+        for p in view["players"].as_array().unwrap() {
+            let s = p["seat"].as_u64().unwrap() as u8;
+            if Some(s) != seat {
+                assert!(p["hand"].is_null(), "seat {seat:?} sees seat {s}'s hand: {p}");
+                assert!(
+                    p["development_cards"].is_null(),
+                    "seat {seat:?} sees seat {s}'s cards"
+                );
+                assert!(p["new_development_cards"].is_null());
+                if view["winner"].is_null() {
+                    assert!(
+                        p["victory_points"].is_null(),
+                        "hidden VP of seat {s} shown to {seat:?}"
+                    );
+                }
+            }
+        }
+        assert!(view.get("deck").is_none());
+    }
+    if let ServerMsg::Update { events, .. } = msg {
+        for e in events {
+            match e {
+                catan_rules::Event::Stole {
+                    thief,
+                    victim,
+                    resource,
+                } => {
+                    let involved = seat == Some(*thief) || seat == Some(*victim);
+                    assert_eq!(resource.is_some(), involved, "stolen card type reaches {seat:?}");
+                }
+                catan_rules::Event::DevelopmentCardBought { seat: buyer, card } => {
+                    assert_eq!(
+                        card.is_some(),
+                        seat == Some(*buyer),
+                        "bought card reaches {seat:?}"
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Plays a client to the end of the game: acts when it has legal actions, checks after
+/// every update that its patched view equals a fresh snapshot, scans for leaks. Returns
+/// the final view.
+pub async fn play_to_end(mut c: Client, seed: u64, check_snapshots: bool) -> (Client, Value) {
+    let mut rng = Rng::new(seed);
+    let mut resyncs = 0u32;
+    let mut waiting = false;
+    loop {
+        if c.over() {
+            let v = c.view.clone().unwrap();
+            return (c, v);
+        }
+        if !waiting && c.seat.is_some() {
+            if let Some(a) = c.choose(&mut rng) {
+                c.send(json!({"type": "action", "action": a})).await;
+                waiting = true;
+            }
+        }
+        let m = match c.recv().await {
+            Got::Msg(m) => m,
+            Got::Closed(code) => panic!("seat {:?} closed with {code:?} before the end", c.seat),
+        };
+        match &m {
+            ServerMsg::Snapshot { v, view } if resyncs > 0 => {
+                resyncs -= 1;
+                if *v == c.v {
+                    assert_eq!(
+                        Some(view),
+                        c.view.as_ref(),
+                        "patched view differs from a fresh snapshot at v{v}"
+                    );
+                }
+                c.track(&m);
+            }
+            ServerMsg::Error { request, .. } if request == "action" => waiting = false,
+            ServerMsg::Update { .. } => {
+                c.track(&m);
+                waiting = false;
+                if check_snapshots {
+                    c.send(json!({"type": "resync"})).await;
+                    resyncs += 1;
+                }
+            }
+            _ => c.track(&m),
+        }
+        assert_no_leak(c.seat, &m, c.view.as_ref());
+    }
+}

@@ -1,0 +1,285 @@
+//! End-to-end: the real server on an ephemeral port, real WebSocket clients, real
+//! Postgres (CATAN_TEST_POSTGRES_URL) or SQLite.
+
+mod common;
+
+use catan_protocol::{close, ServerMsg};
+use common::*;
+use serde_json::json;
+
+fn postgres_url() -> String {
+    std::env::var("CATAN_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
+fn sqlite_url(dir: &tempfile::TempDir) -> String {
+    format!("sqlite://{}/games.db?mode=rwc", dir.path().display())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_clients_and_a_spectator_play_a_complete_game() {
+    let server = TestServer::start(Some(postgres_url())).await;
+    let (code, room_id) = server.create_room(json!({"players": 4, "seed": 11})).await;
+    let url = server.ws_url();
+    let mut players = Vec::new();
+    for name in ["Ann", "Bo", "Cy", "Di"] {
+        players.push(Client::join(&url, &code, name).await);
+    }
+    assert_eq!(
+        players.iter().map(|c| c.seat.unwrap()).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3]
+    );
+    let spectator = Client::spectate(&url, &code).await;
+    let (status, info) = server.http("GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(info["status"], "lobby");
+    assert_eq!(info["spectators"], 1);
+    // The host (first to join) starts.
+    players[0].send(json!({"type": "start"})).await;
+
+    let mut tasks = Vec::new();
+    for (i, c) in players.into_iter().enumerate() {
+        tasks.push(tokio::spawn(play_to_end(c, i as u64 + 1, true)));
+    }
+    let spectator_task = tokio::spawn(play_to_end(spectator, 99, true));
+    let mut finals = Vec::new();
+    for t in tasks {
+        finals.push(t.await.unwrap());
+    }
+    let (_spec, spec_view) = spectator_task.await.unwrap();
+    let winner = spec_view["winner"].as_u64().unwrap();
+    for (c, v) in &finals {
+        assert_eq!(v["winner"].as_u64(), Some(winner));
+        assert!(c.events_seen > 0);
+    }
+
+    // Persistence: the finished game is listed, and its replay reproduces the final view.
+    let record = server.wait_stored(&room_id).await;
+    assert_eq!(record["winner"].as_u64(), Some(winner));
+    let (_, list) = server.http("GET", "/api/games?limit=100", None).await;
+    assert!(list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == room_id.as_str()));
+    let (_, replay) = server
+        .http("GET", &format!("/api/games/{room_id}/replay"), None)
+        .await;
+    let n = replay["actions"].as_array().unwrap().len();
+    let (status, at_end) = server
+        .http("GET", &format!("/api/games/{room_id}/replay?at={n}"), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        at_end["view"], spec_view,
+        "replayed final view equals the live one"
+    );
+    let (status, _) = server
+        .http("GET", &format!("/api/games/{room_id}/replay?at={}", n + 1), None)
+        .await;
+    assert_eq!(status, 400);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reconnect_with_the_seat_token_and_refuse_a_wrong_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let (code, _) = server
+        .create_room(json!({"players": 4, "bots": 3, "seed": 5}))
+        .await;
+    let url = server.ws_url();
+    let mut c = Client::join(&url, &code, "Ann").await;
+    let token = c.token.clone().unwrap();
+    c.send(json!({"type": "start"})).await;
+    c.recv_until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+
+    // A wrong token is refused with an error and close 4001.
+    let mut bad = Client::connect(&url).await;
+    bad.send(json!({"type": "join", "code": code, "token": "nope"}))
+        .await;
+    match bad.recv().await {
+        Got::Msg(ServerMsg::Error { request, .. }) => assert_eq!(request, "join"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(bad.closed().await, Some(close::JOIN_REFUSED));
+
+    // A second connection with the token takes the seat; the first is closed with 4000.
+    let mut c2 = Client::connect(&url).await;
+    c2.send(json!({"type": "join", "code": code, "token": token}))
+        .await;
+    c2.expect_welcome().await;
+    assert_eq!(c2.seat, Some(0));
+    assert_eq!(c.closed().await, Some(close::REPLACED));
+    c2.recv_until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+    drop(c2);
+
+    // Resume again after a plain disconnect and play to the end.
+    let mut c3 = Client::connect(&url).await;
+    c3.send(json!({"type": "join", "code": code, "token": token}))
+        .await;
+    c3.expect_welcome().await;
+    let (_c, view) = play_to_end(c3, 3, false).await;
+    assert!(!view["winner"].is_null());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_never_hurts_the_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let (code, _) = server
+        .create_room(json!({"players": 4, "bots": 3, "seed": 9}))
+        .await;
+    let url = server.ws_url();
+    let mut player = Client::join(&url, &code, "Ann").await;
+    player.send(json!({"type": "start"})).await;
+    player
+        .recv_until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
+
+    let mut rogue = Client::spectate(&url, &code).await;
+    rogue.send_raw("{not json".into()).await;
+    let e = rogue.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(
+        matches!(&e, ServerMsg::Error { message, .. } if message.contains("malformed JSON")),
+        "{e:?}"
+    );
+    rogue.send(json!({"type": "teleport"})).await;
+    let e = rogue.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(
+        matches!(&e, ServerMsg::Error { message, .. } if message.contains("unknown message type")),
+        "{e:?}"
+    );
+    rogue
+        .send(json!({"type": "action", "action": {"type": "roll_dice"}}))
+        .await;
+    let e = rogue.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(
+        matches!(&e, ServerMsg::Error { message, .. } if message.contains("spectators cannot act")),
+        "{e:?}"
+    );
+    rogue.send(json!({"type": "chat", "text": "x".repeat(600)})).await;
+    let e = rogue.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(
+        matches!(&e, ServerMsg::Error { request, .. } if request == "chat"),
+        "{e:?}"
+    );
+    // Oversized frame: closed with 1009.
+    rogue
+        .send_raw(format!(
+            "{{\"type\":\"chat\",\"text\":\"{}\"}}",
+            "y".repeat(20_000)
+        ))
+        .await;
+    assert_eq!(rogue.closed().await, Some(close::TOO_BIG));
+    // Flood: closed with 1008.
+    let mut flood = Client::spectate(&url, &code).await;
+    for _ in 0..1000 {
+        flood.send_raw(r#"{"type":"ping"}"#.into()).await;
+    }
+    assert_eq!(flood.closed().await, Some(close::POLICY));
+    // Acting for a seat not held: a player's action is for its own seat only, and an
+    // illegal action is refused with the rules' reason.
+    player
+        .send(json!({"type": "action", "action": {"type": "build_city", "corner": 200}}))
+        .await;
+    let e = player.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(matches!(&e, ServerMsg::Error { rule: Some(_), .. }), "{e:?}");
+
+    // The game goes on to its end; then acting is refused.
+    let (mut player, _) = play_to_end(player, 4, false).await;
+    player
+        .send(json!({"type": "action", "action": {"type": "end_turn"}}))
+        .await;
+    let e = player.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(
+        matches!(&e, ServerMsg::Error { message, .. } if message.contains("over")),
+        "{e:?}"
+    );
+    // Unknown rooms are refused.
+    let mut lost = Client::connect(&url).await;
+    lost.send(json!({"type": "join", "code": "ZZZZZZZZ", "name": "x"}))
+        .await;
+    assert!(matches!(lost.recv().await, Got::Msg(ServerMsg::Error { .. })));
+    assert_eq!(lost.closed().await, Some(close::JOIN_REFUSED));
+    let (s, _) = server
+        .http("POST", "/api/rooms", Some(&json!({"players": 9})))
+        .await;
+    assert_eq!(s, 400);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_all_bot_room_plays_to_the_end_and_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let (code, room_id) = server.create_room(json!({"players": 4, "bots": 4})).await;
+    server.wait_room_status(&code, "finished").await;
+    server.wait_stored(&room_id).await;
+    server.stop().await;
+    // A server started again on the same database still lists the game.
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let (_, list) = server.http("GET", "/api/games", None).await;
+    assert!(list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == room_id.as_str()));
+    let (s, _) = server.http("GET", "/api/games/nonexistent", None).await;
+    assert_eq!(s, 404);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_with_the_helpers_over_websocket() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let (code, room_id) = server
+        .create_room(json!({"players": 4, "bots": 3, "scenario": "helpers", "seed": 21}))
+        .await;
+    let url = server.ws_url();
+    let mut c = Client::join(&url, &code, "Ann").await;
+    c.send(json!({"type": "start"})).await;
+    let (_c, view) = play_to_end(c, 8, false).await;
+    assert!(!view["winner"].is_null());
+    assert!(view["helpers"]["held"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| !h["helper"].is_null()));
+    let record = server.wait_stored(&room_id).await;
+    assert_eq!(record["config"]["scenario"], "helpers");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_rules_host_bots_and_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let (status, health) = server.http("GET", "/healthz", None).await;
+    assert_eq!((status, health["status"].as_str()), (200, Some("ok")));
+    let (code, _) = server.create_room(json!({})).await;
+    assert_eq!(code.len(), 8);
+    let url = server.ws_url();
+    let mut host = Client::join(&url, &code, "Host").await;
+    let mut guest = Client::join(&url, &code, "Guest").await;
+    guest.send(json!({"type": "start"})).await;
+    let e = guest.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(matches!(&e, ServerMsg::Error { message, .. } if message.contains("host")));
+    host.send(json!({"type": "start"})).await;
+    let e = host.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert!(matches!(&e, ServerMsg::Error { message, .. } if message.contains("every seat")));
+    host.send(json!({"type": "chat", "text": "hello"})).await;
+    let m = guest.recv_until(|m| matches!(m, ServerMsg::Chat { .. })).await;
+    assert!(matches!(m, ServerMsg::Chat { ref from, ref text, .. } if from == "Host" && text == "hello"));
+    host.send(json!({"type": "add_bots"})).await;
+    host.send(json!({"type": "start"})).await;
+    host.recv_until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+    // Late joiners may only watch.
+    let mut late = Client::connect(&url).await;
+    late.send(json!({"type": "join", "code": code, "name": "Late"}))
+        .await;
+    assert!(matches!(late.recv().await, Got::Msg(ServerMsg::Error { .. })));
+    server.stop().await;
+}
