@@ -283,3 +283,27 @@ async fn lobby_rules_host_bots_and_chat() {
     assert!(matches!(late.recv().await, Got::Msg(ServerMsg::Error { .. })));
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_finished_rooms_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = catan_server::Config::for_tests(Some(sqlite_url(&dir)));
+    config.room_idle_secs = 1;
+    config.room_finished_secs = 1;
+    let server = TestServer::start_with(config).await;
+    // Idle: nobody ever connects.
+    let (idle, _) = server.create_room(json!({"players": 3})).await;
+    // Idle after the last connection leaves; its socket is closed by us, not the server.
+    let (left, _) = server.create_room(json!({"players": 3})).await;
+    let c = Client::join(&server.ws_url(), &left, "Ann").await;
+    drop(c);
+    // Finished: an all-bot game ends, then the room closes after the grace period.
+    let (done, room_id) = server.create_room(json!({"players": 3, "bots": 3})).await;
+    server.wait_room_gone(&idle).await;
+    server.wait_room_gone(&left).await;
+    server.wait_room_gone(&done).await;
+    server.wait_stored(&room_id).await;
+    let (_, health) = server.http("GET", "/healthz", None).await;
+    assert_eq!(health["rooms"], 0);
+    server.stop().await;
+}

@@ -22,10 +22,13 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(database_url: Option<String>) -> TestServer {
+        TestServer::start_with(catan_server::Config::for_tests(database_url)).await
+    }
+
+    pub async fn start_with(config: catan_server::Config) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, rx) = tokio::sync::oneshot::channel::<()>();
-        let config = catan_server::Config::for_tests(database_url);
         let task = tokio::spawn(catan_server::serve(config, listener, async move {
             let _ = rx.await;
         }));
@@ -75,6 +78,22 @@ impl TestServer {
                 "room {code} never reached {status}: {body}"
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until `GET /api/rooms/{code}` answers 404 (the room was removed).
+    pub async fn wait_room_gone(&self, code: &str) {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let (s, body) = self.http("GET", &format!("/api/rooms/{code}"), None).await;
+            if s == 404 {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "room {code} never removed: {body}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 
