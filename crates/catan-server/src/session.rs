@@ -206,9 +206,7 @@ async fn run(state: AppState, socket: WebSocket) {
             return;
         }
     };
-    let span = tracing::info_span!("conn", %code, conn, ?viewer);
-    let _enter = span.enter();
-    drop(_enter);
+    tracing::debug!(%code, conn, ?viewer, "session started");
 
     // Writer: drains the outbound queue; when the room drops its side, sends the close
     // frame the room left (or a normal close).
@@ -274,7 +272,7 @@ async fn run(state: AppState, socket: WebSocket) {
             _ => continue,
         };
         if !bucket.take() {
-            tracing::warn!(conn, "rate limit exceeded; closing with 1008");
+            tracing::warn!(%code, conn, ?viewer, "rate limit exceeded; closing with 1008");
             let _ = local_tx
                 .send(close_frame(close::POLICY, "rate limit exceeded"))
                 .await;
