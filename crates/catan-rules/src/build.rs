@@ -97,10 +97,7 @@ impl Game {
             self.check_afford(seat, &ResourceSet::ROAD)?;
             self.pay(seat, &ResourceSet::ROAD);
         }
-        self.place_road(seat, edge);
-        out.push(Event::RoadBuilt { seat, edge });
-        self.recompute_road(seat);
-        self.update_longest_road(out);
+        self.lay_road(seat, edge, out);
 
         match self.phase {
             Phase::SetupRoad { .. } => {
@@ -131,6 +128,14 @@ impl Game {
         Ok(())
     }
 
+    /// Puts a road on the board and re-evaluates Longest Road (all road builds).
+    pub(crate) fn lay_road(&mut self, seat: Seat, edge: u8, out: &mut Vec<Event>) {
+        self.place_road(seat, edge);
+        out.push(Event::RoadBuilt { seat, edge });
+        self.recompute_road(seat);
+        self.update_longest_road(out);
+    }
+
     pub(crate) fn place_road(&mut self, seat: Seat, edge: u8) {
         let [a, b] = self.topo.edge_corners[edge as usize];
         self.edge_owner[edge as usize] = seat;
@@ -148,30 +153,14 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         let pay = self.builder(seat, "build a settlement")?;
-        if corner as usize >= self.topo.corner_count() {
-            return Err(RuleError::no_place("corner", corner));
-        }
         match self.phase {
             Phase::SetupRoad { .. } | Phase::RoadBuilding { .. } => {
                 return Err(self.wrong_phase("build_settlement"))
             }
             _ => {}
         }
-        if self.occupied & bit(corner) != 0 {
-            return Err(RuleError::place("that corner is already built on"));
-        }
-        if self.blocked & bit(corner) != 0 {
-            return Err(RuleError::place("too close to another building (distance rule)"));
-        }
         let setup = self.phase == Phase::SetupSettlement;
-        if !setup && self.players[seat as usize].road_corners & bit(corner) == 0 {
-            return Err(RuleError::place(
-                "a settlement must be reached by one of your roads",
-            ));
-        }
-        if self.players[seat as usize].settlements_left == 0 {
-            return Err(RuleError::no_piece("settlement"));
-        }
+        self.check_settlement(seat, corner, !setup)?;
         if pay == Payment::Cost {
             self.check_afford(seat, &ResourceSet::SETTLEMENT)?;
             self.pay(seat, &ResourceSet::SETTLEMENT);
@@ -243,6 +232,48 @@ impl Game {
             Phase::Main | Phase::SpecialBuild { .. } => {}
             _ => return Err(self.wrong_phase("build_city")),
         }
+        self.check_city(seat, corner)?;
+        self.check_afford(seat, &ResourceSet::CITY)?;
+        self.pay(seat, &ResourceSet::CITY);
+        self.upgrade_to_city(seat, corner, out);
+        Ok(())
+    }
+
+    /// Replaces `seat`'s settlement at `corner` by a city (the settlement goes back to the
+    /// supply).
+    pub(crate) fn upgrade_to_city(&mut self, seat: Seat, corner: u8, out: &mut Vec<Event>) {
+        self.cities |= bit(corner);
+        let p = &mut self.players[seat as usize];
+        p.cities_left -= 1;
+        p.settlements_left += 1;
+        out.push(Event::CityBuilt { seat, corner });
+    }
+
+    /// Where a settlement may stand: a free corner respecting the distance rule, reached
+    /// by the player's road (outside set-up), with a settlement left in the supply.
+    pub(crate) fn check_settlement(&self, seat: Seat, corner: u8, needs_road: bool) -> Result<(), RuleError> {
+        if corner as usize >= self.topo.corner_count() {
+            return Err(RuleError::no_place("corner", corner));
+        }
+        if self.occupied & bit(corner) != 0 {
+            return Err(RuleError::place("that corner is already built on"));
+        }
+        if self.blocked & bit(corner) != 0 {
+            return Err(RuleError::place("too close to another building (distance rule)"));
+        }
+        if needs_road && self.players[seat as usize].road_corners & bit(corner) == 0 {
+            return Err(RuleError::place(
+                "a settlement must be reached by one of your roads",
+            ));
+        }
+        if self.players[seat as usize].settlements_left == 0 {
+            return Err(RuleError::no_piece("settlement"));
+        }
+        Ok(())
+    }
+
+    /// Where a city may stand: on one of the player's settlements, with a city in supply.
+    pub(crate) fn check_city(&self, seat: Seat, corner: u8) -> Result<(), RuleError> {
         if corner as usize >= self.topo.corner_count() {
             return Err(RuleError::no_place("corner", corner));
         }
@@ -254,13 +285,6 @@ impl Game {
         if self.players[seat as usize].cities_left == 0 {
             return Err(RuleError::no_piece("city"));
         }
-        self.check_afford(seat, &ResourceSet::CITY)?;
-        self.pay(seat, &ResourceSet::CITY);
-        self.cities |= bit(corner);
-        let p = &mut self.players[seat as usize];
-        p.cities_left -= 1;
-        p.settlements_left += 1;
-        out.push(Event::CityBuilt { seat, corner });
         Ok(())
     }
 }

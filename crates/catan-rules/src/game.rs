@@ -478,7 +478,7 @@ impl Game {
                 self.use_yngvi(seat, edge, replace, with, out)
             }
             Action::UseHilda { resource } => self.use_hilda(seat, resource, out),
-            Action::DeclineHilda => self.decline_hilda(seat, out),
+            Action::DeclineHilda => self.decline_hilda(seat),
             Action::UseHogni { from, to } => self.use_hogni(seat, from, to, out),
             Action::ThorolfTake { resource } => self.thorolf_take(seat, resource, out),
             Action::BuyDevelopmentCardWithDiara { replace, with } => self.use_diara(seat, replace, with, out),

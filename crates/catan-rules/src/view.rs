@@ -167,8 +167,10 @@ pub struct HelpersView {
     pub out_of_game: Vec<Helper>,
     /// The starting stack, bottom first (empty after set-up).
     pub stack: Vec<Helper>,
-    /// The pending decision, if any; Diara's cards are only in the user's view.
+    /// The pending decision, if any (public; its private parts are below).
     pub pending: Option<Pending>,
+    /// Diara: the cards looked at, only in the user's view.
+    pub looked_at: Option<Vec<DevCard>>,
     /// Ryan: the target's hand, only in the user's view.
     pub revealed_hand: Option<ResourceSet>,
 }
@@ -206,18 +208,12 @@ impl Game {
     }
 
     fn helpers_view(&self, h: &crate::helpers::HelpersState, viewer: Viewer) -> HelpersView {
-        let pending = match h.pending {
-            Pending::None => None,
-            Pending::DiaraKeep { seat, cards, count } if !viewer.is(seat) => {
-                // Others learn only that the user is choosing among `count` cards.
-                let _ = cards;
-                Some(Pending::DiaraKeep {
-                    seat,
-                    cards: [DevCard::Knight; 3],
-                    count,
-                })
+        let pending = (h.pending != Pending::None).then_some(h.pending);
+        let looked_at = match h.pending {
+            Pending::DiaraKeep { seat, cards, count } if viewer.is(seat) => {
+                Some(cards[..count as usize].to_vec())
             }
-            p => Some(p),
+            _ => None,
         };
         let revealed_hand = match h.pending {
             Pending::RyanTake { seat, target } if viewer.is(seat) => Some(self.players[target as usize].hand),
@@ -236,6 +232,7 @@ impl Game {
             out_of_game: crate::helpers::helpers_in(h.out).collect(),
             stack: h.stack[..h.stack_len as usize].to_vec(),
             pending,
+            looked_at,
             revealed_hand,
         }
     }

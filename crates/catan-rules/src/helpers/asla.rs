@@ -37,7 +37,7 @@ impl Game {
         second: Option<Seat>,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Asla, "use_asla", false)?;
+        self.check_own_helper(seat, Helper::Asla, "use_asla")?;
         for s in [Some(first), second].into_iter().flatten() {
             if s >= self.n || s == seat {
                 return Err(RuleError::helper("Asla asks other players of this game"));

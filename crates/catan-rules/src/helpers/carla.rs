@@ -25,7 +25,7 @@ impl Game {
         card: DevCard,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Carla, "use_carla", true)?;
+        self.check_own_helper(seat, Helper::Carla, "use_carla")?;
         if self.deck_len == 0 {
             return Err(RuleError::DeckEmpty);
         }

@@ -55,7 +55,7 @@ impl Game {
         with: Option<Resource>,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Diara, "buy_development_card_with_diara", false)?;
+        self.check_own_helper(seat, Helper::Diara, "buy_development_card_with_diara")?;
         let Some(cost) = cost(replace, with) else {
             return Err(RuleError::helper(
                 "Diara replaces the wool, grain or ore of the price with another resource",

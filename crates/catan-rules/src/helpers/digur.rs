@@ -29,7 +29,7 @@ impl Game {
         desert: u8,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Digur, "use_digur", true)?;
+        self.check_own_helper(seat, Helper::Digur, "use_digur")?;
         if self.board.terrain[self.robber as usize] == Terrain::Desert {
             return Err(RuleError::helper("the robber is already on a desert"));
         }

@@ -6,7 +6,7 @@ use super::Helper;
 use crate::action::{Action, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
-use crate::game::{bit, bits, Game};
+use crate::game::{bits, Game};
 use crate::resources::ResourceSet;
 
 const SETTLEMENT: ResourceSet = ResourceSet::new(1, 1, 0, 0, 0);
@@ -37,33 +37,15 @@ impl Game {
         city: bool,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Gregor, "use_gregor", false)?;
-        if corner as usize >= self.topo.corner_count() {
-            return Err(RuleError::no_place("corner", corner));
-        }
-        let p = &self.players[seat as usize];
-        if p.knights == 0 {
+        self.check_own_helper(seat, Helper::Gregor, "use_gregor")?;
+        if self.players[seat as usize].knights == 0 {
             return Err(RuleError::helper("Gregor needs one of your played knights"));
         }
         let cost = if city {
-            if self.corner_owner[corner as usize] != seat || self.cities & bit(corner) != 0 {
-                return Err(RuleError::place(
-                    "a city must replace one of your own settlements",
-                ));
-            }
-            if p.cities_left == 0 {
-                return Err(RuleError::no_piece("city"));
-            }
+            self.check_city(seat, corner)?;
             CITY
         } else {
-            if self.settlement_spots(seat) & bit(corner) == 0 {
-                return Err(RuleError::place(
-                    "a settlement must be reached by your road and respect the distance rule",
-                ));
-            }
-            if p.settlements_left == 0 {
-                return Err(RuleError::no_piece("settlement"));
-            }
+            self.check_settlement(seat, corner, true)?;
             SETTLEMENT
         };
         self.check_afford(seat, &cost)?;
@@ -75,11 +57,7 @@ impl Game {
         out.push(Event::KnightRemoved { seat });
         self.update_largest_army(out);
         if city {
-            self.cities |= bit(corner);
-            let p = &mut self.players[seat as usize];
-            p.cities_left -= 1;
-            p.settlements_left += 1;
-            out.push(Event::CityBuilt { seat, corner });
+            self.upgrade_to_city(seat, corner, out);
         } else {
             self.place_settlement(seat, corner);
             out.push(Event::SettlementBuilt { seat, corner });

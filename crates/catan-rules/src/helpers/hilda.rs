@@ -17,12 +17,7 @@ impl Game {
         let Some(holder) = self.holder_of(Helper::Hilda) else {
             return;
         };
-        let h = self.hs();
-        if h.received_turn[holder as usize] == self.turn
-            || h.used_turn[holder as usize] == self.turn
-            || receivers.contains(holder)
-            || self.bank.is_empty()
-        {
+        if self.helper_rested(holder).is_err() || receivers.contains(holder) || self.bank.is_empty() {
             return;
         }
         self.begin_pending(Pending::HildaOffer { seat: holder });
@@ -46,11 +41,11 @@ impl Game {
         Ok(())
     }
 
-    pub(crate) fn decline_hilda(&mut self, seat: Seat, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub(crate) fn decline_hilda(&mut self, seat: Seat) -> Result<(), RuleError> {
         let Pending::HildaOffer { .. } = self.require_pending(seat, "decline_hilda")? else {
             return Err(self.wrong_phase("decline_hilda"));
         };
-        self.end_pending(out);
+        self.end_pending();
         Ok(())
     }
 

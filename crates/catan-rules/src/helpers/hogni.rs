@@ -61,7 +61,7 @@ impl Game {
         to: u8,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Hogni, "use_hogni", false)?;
+        self.check_own_helper(seat, Helper::Hogni, "use_hogni")?;
         if from as usize >= self.topo.edge_count() || !self.is_end_road(seat, from) {
             return Err(RuleError::helper("Högni moves one of your end roads"));
         }

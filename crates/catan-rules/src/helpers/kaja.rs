@@ -32,7 +32,7 @@ impl Game {
         resource: Resource,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Kaja, "use_kaja", true)?;
+        self.check_own_helper(seat, Helper::Kaja, "use_kaja")?;
         let r = match self.board.terrain[self.robber as usize].resource() {
             Some(r) if r != resource => {
                 return Err(RuleError::helper("Kaja takes what the robber's hex produces"));

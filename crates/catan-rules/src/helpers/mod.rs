@@ -63,6 +63,12 @@ impl Helper {
         Helper::Kaja,
         Helper::Carla,
     ];
+    /// Digur, Kaja and Carla may be used before the roll; the others, like trading and
+    /// building, only after it (Decision: the spec says "own turn" for most).
+    pub fn usable_before_roll(self) -> bool {
+        matches!(self, Helper::Digur | Helper::Kaja | Helper::Carla)
+    }
+
     pub fn bit(self) -> u16 {
         1 << self as u16
     }
@@ -94,9 +100,11 @@ pub enum Pending {
         next: u8,
         count: u8,
     },
-    /// Diara: `seat` keeps one of `cards[..count]` (private to `seat`).
+    /// Diara: `seat` keeps one of the `count` cards looked at. The cards themselves are
+    /// not serialized: views show them to the user alone (`HelpersView::looked_at`).
     DiaraKeep {
         seat: Seat,
+        #[serde(skip, default = "no_cards")]
         cards: [DevCard; 3],
         count: u8,
     },
@@ -127,6 +135,10 @@ impl Pending {
             | Pending::ThorolfTake { seat } => Some(seat),
         }
     }
+}
+
+fn no_cards() -> [DevCard; 3] {
+    [DevCard::Knight; 3]
 }
 
 const NEVER: u32 = u32::MAX;
@@ -202,41 +214,10 @@ impl Game {
         self.helpers.as_ref()
     }
 
-    /// True if `seat` holds `helper` and may use it now: not received this turn, not used
-    /// this turn, no decision pending, and not in a Special Building Phase.
-    pub(crate) fn can_use(&self, seat: Seat, helper: Helper) -> bool {
-        let Some(h) = &self.helpers else { return false };
-        h.held[seat as usize] == Some(helper)
-            && h.received_turn[seat as usize] != self.turn
-            && h.used_turn[seat as usize] != self.turn
-            && h.pending == Pending::None
-            && !matches!(
-                self.phase,
-                Phase::SpecialBuild { .. } | Phase::SetupRoad { .. } | Phase::SetupSettlement
-            )
-    }
-
-    /// Common checks for using `helper` on one's own turn, in one of `phases`.
-    pub(crate) fn check_own_helper(
-        &self,
-        seat: Seat,
-        helper: Helper,
-        action: &'static str,
-        before_roll_ok: bool,
-    ) -> Result<(), RuleError> {
-        if self.helpers.is_none() {
-            return Err(RuleError::helper("this game is not played with The Helpers"));
-        }
-        self.require_own_turn(seat, action)?;
-        match self.phase {
-            Phase::Main => {}
-            Phase::Roll if before_roll_ok => {}
-            _ => return Err(self.wrong_phase(action)),
-        }
+    /// The timing limits every helper shares: not in the turn it was received, at most
+    /// once per turn. The one place these are decided (own-turn uses, Hilda, Thorolf).
+    pub(crate) fn helper_rested(&self, seat: Seat) -> Result<(), RuleError> {
         let h = self.hs();
-        if h.held[seat as usize] != Some(helper) {
-            return Err(RuleError::helper("you do not hold that helper"));
-        }
         if h.received_turn[seat as usize] == self.turn {
             return Err(RuleError::helper(
                 "a helper cannot be used in the turn it was received",
@@ -246,6 +227,30 @@ impl Game {
             return Err(RuleError::helper("a helper can be used only once per turn"));
         }
         Ok(())
+    }
+
+    /// Common checks for using `helper` on one's own turn: the scenario is on, it is the
+    /// user's turn in the main phase (or before the roll, for the helpers allowing it),
+    /// the user holds the helper, and it is rested.
+    pub(crate) fn check_own_helper(
+        &self,
+        seat: Seat,
+        helper: Helper,
+        action: &'static str,
+    ) -> Result<(), RuleError> {
+        if self.helpers.is_none() {
+            return Err(RuleError::helper("this game is not played with The Helpers"));
+        }
+        self.require_own_turn(seat, action)?;
+        match self.phase {
+            Phase::Main => {}
+            Phase::Roll if helper.usable_before_roll() => {}
+            _ => return Err(self.wrong_phase(action)),
+        }
+        if self.hs().held[seat as usize] != Some(helper) {
+            return Err(RuleError::helper("you do not hold that helper"));
+        }
+        self.helper_rested(seat)
     }
 
     /// Enters the decision phase for `pending`, remembering where to resume.
@@ -271,7 +276,7 @@ impl Game {
     }
 
     /// All decisions done: resume the interrupted phase and run what waits behind it.
-    pub(crate) fn end_pending(&mut self, out: &mut Vec<Event>) {
+    pub(crate) fn end_pending(&mut self) {
         let resume = self.hs().resume;
         self.hs_mut().pending = Pending::None;
         self.phase = resume;
@@ -279,7 +284,6 @@ impl Game {
         if self.phase == Phase::Discard && self.discard_pending.iter().all(|&n| n == 0) {
             self.phase = Phase::MoveRobber;
         }
-        let _ = out;
     }
 
     pub(crate) fn require_pending(&self, seat: Seat, action: &'static str) -> Result<Pending, RuleError> {
@@ -305,7 +309,7 @@ impl Game {
         let helper = self.hs().held[seat as usize].unwrap();
         self.hs_mut().moon[seat as usize] = true;
         out.push(Event::HelperFlipped { seat, helper });
-        self.end_pending(out);
+        self.end_pending();
         Ok(())
     }
 
@@ -333,7 +337,7 @@ impl Game {
             returned,
             took: take,
         });
-        self.end_pending(out);
+        self.end_pending();
         Ok(())
     }
 
@@ -368,26 +372,22 @@ impl Game {
         let Some(helper) = h.held[seat as usize] else {
             return;
         };
-        if seat != self.current || !self.can_use(seat, helper) {
-            return;
-        }
-        let main = self.phase == Phase::Main;
-        let roll = self.phase == Phase::Roll;
-        if !main && !roll {
+        if self.check_own_helper(seat, helper, "use a helper").is_err() {
             return;
         }
         match helper {
-            Helper::Asla if main => self.push_asla(seat, acts),
-            Helper::Yngvi if main => self.push_yngvi(seat, acts),
-            Helper::Hogni if main => self.push_hogni(seat, acts),
-            Helper::Diara if main => self.push_diara(seat, acts),
-            Helper::Ryan if main => self.push_ryan(seat, acts),
-            Helper::Gregor if main => self.push_gregor(seat, acts),
-            Helper::Stina if main => self.push_stina(seat, reqs),
+            Helper::Asla => self.push_asla(seat, acts),
+            Helper::Yngvi => self.push_yngvi(seat, acts),
+            Helper::Hogni => self.push_hogni(seat, acts),
+            Helper::Diara => self.push_diara(seat, acts),
+            Helper::Ryan => self.push_ryan(seat, acts),
+            Helper::Gregor => self.push_gregor(seat, acts),
+            Helper::Stina => self.push_stina(seat, reqs),
             Helper::Digur => self.push_digur(seat, acts),
             Helper::Kaja => self.push_kaja(seat, acts),
             Helper::Carla => self.push_carla(seat, acts),
-            _ => {}
+            // Hilda and Thorolf react to rolls; they are offered in the decision phase.
+            Helper::Hilda | Helper::Thorolf => {}
         }
     }
 

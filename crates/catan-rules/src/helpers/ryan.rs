@@ -31,7 +31,7 @@ impl Game {
         target: Seat,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Ryan, "use_ryan", false)?;
+        self.check_own_helper(seat, Helper::Ryan, "use_ryan")?;
         if !self.ryan_target_ok(seat, target) {
             return Err(RuleError::helper(
                 "Ryan takes from an opponent with more visible points and at least one card",

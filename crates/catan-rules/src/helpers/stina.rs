@@ -35,7 +35,7 @@ impl Game {
         get: ResourceSet,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Stina, "use_stina", false)?;
+        self.check_own_helper(seat, Helper::Stina, "use_stina")?;
         let k = get.total();
         if k == 0 {
             return Err(RuleError::helper("Stina trades at least once"));

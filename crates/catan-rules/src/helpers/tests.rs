@@ -537,6 +537,14 @@ fn diara_substitutes_a_payment_and_keeps_one_of_three() {
         serde_json::to_string(&other.helpers).unwrap(),
         serde_json::to_string(&mine.helpers).unwrap()
     );
+    assert_eq!(mine.helpers.as_ref().unwrap().looked_at, Some(top3.clone()));
+    assert_eq!(other.helpers.as_ref().unwrap().looked_at, None);
+    assert_eq!(g.view(Viewer::Spectator).helpers.unwrap().looked_at, None);
+    let public = serde_json::to_string(&other.helpers.as_ref().unwrap().pending).unwrap();
+    assert!(
+        public.contains("diara_keep") && !public.contains("cards"),
+        "{public}"
+    );
     ok(&mut g, s, Action::DiaraKeep { index: 1 });
     assert_eq!(g.players[s as usize].dev[top3[1].index()], 1);
     assert_eq!(

@@ -12,9 +12,7 @@ impl Game {
     /// The holder of a usable Thorolf on this turn's 7, if any.
     pub(crate) fn thorolf_holder(&self) -> Option<Seat> {
         let holder = self.holder_of(Helper::Thorolf)?;
-        let h = self.hs();
-        (h.received_turn[holder as usize] != self.turn && h.used_turn[holder as usize] != self.turn)
-            .then_some(holder)
+        self.helper_rested(holder).is_ok().then_some(holder)
     }
 
     /// Hook: a 7 was rolled and the discards are set (Thorolf's holder already exempted

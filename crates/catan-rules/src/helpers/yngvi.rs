@@ -41,7 +41,7 @@ impl Game {
         with: Resource,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.check_own_helper(seat, Helper::Yngvi, "build_road_with_yngvi", false)?;
+        self.check_own_helper(seat, Helper::Yngvi, "build_road_with_yngvi")?;
         if !matches!(replace, Resource::Brick | Resource::Lumber) || with == replace {
             return Err(RuleError::helper(
                 "Yngvi replaces the brick or the lumber of a road with another resource",
@@ -63,10 +63,7 @@ impl Game {
         self.helper_used(seat, Helper::Yngvi, out);
         self.pay(seat, &cost);
         out.push(Event::HelperPaid { seat, cards: cost });
-        self.place_road(seat, edge);
-        out.push(Event::RoadBuilt { seat, edge });
-        self.recompute_road(seat);
-        self.update_longest_road(out);
+        self.lay_road(seat, edge, out);
         self.ask_flip_or_exchange(seat);
         Ok(())
     }
