@@ -160,6 +160,9 @@ pub enum ClientMsg {
 }
 
 impl ClientMsg {
+    /// Every `type` a client may send (for telling an unknown type from a malformed one).
+    pub const TYPES: [&'static str; 7] = ["join", "action", "chat", "resync", "add_bots", "start", "ping"];
+
     pub fn name(&self) -> &'static str {
         match self {
             ClientMsg::Join { .. } => "join",
@@ -231,6 +234,31 @@ mod tests {
             }
         );
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"dance"}"#).is_err());
+    }
+
+    #[test]
+    fn types_list_matches_the_messages() {
+        let all = [
+            ClientMsg::Join {
+                code: String::new(),
+                name: None,
+                token: None,
+                spectate: false,
+            },
+            ClientMsg::Action {
+                action: Action::RollDice,
+            },
+            ClientMsg::Chat { text: String::new() },
+            ClientMsg::Resync,
+            ClientMsg::AddBots,
+            ClientMsg::Start,
+            ClientMsg::Ping,
+        ];
+        let names: Vec<&str> = all.iter().map(|m| m.name()).collect();
+        assert_eq!(names, ClientMsg::TYPES);
+        for m in &all {
+            assert_eq!(serde_json::to_value(m).unwrap()["type"], m.name());
+        }
     }
 
     #[test]

@@ -14,6 +14,15 @@ use serde::{Deserialize, Serialize};
 
 pub const MAX_DECK: usize = 34;
 
+/// Why a log could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("action {index} of the log was refused: {error}")]
+    Refused { index: usize, error: RuleError },
+}
+
 /// Everything about one seat. Bitmasks are indexed by corner / edge id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Player {
@@ -235,24 +244,13 @@ impl Game {
     }
 
     /// Replays `actions` from a fresh game; the result is identical to the original.
-    pub fn replay(
-        config: GameConfig,
-        seed: u64,
-        actions: &[(Seat, Action)],
-    ) -> Result<Game, (usize, RuleError)> {
-        let mut g = Game::new(config, seed).map_err(|e| {
-            (
-                0,
-                RuleError::WrongPhase {
-                    action: "replay".into(),
-                    reason: e.to_string().into(),
-                },
-            )
-        })?;
+    pub fn replay(config: GameConfig, seed: u64, actions: &[(Seat, Action)]) -> Result<Game, ReplayError> {
+        let mut g = Game::new(config, seed)?;
         let mut ev = Vec::new();
-        for (i, &(seat, a)) in actions.iter().enumerate() {
+        for (index, &(seat, a)) in actions.iter().enumerate() {
             ev.clear();
-            g.apply_into(seat, a, &mut ev).map_err(|e| (i, e))?;
+            g.apply_into(seat, a, &mut ev)
+                .map_err(|error| ReplayError::Refused { index, error })?;
         }
         Ok(g)
     }

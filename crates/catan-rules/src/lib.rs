@@ -48,7 +48,7 @@ pub use board::{Board, HarborKind, Layout, Terrain, TokenPlacement, Topology};
 pub use config::{ConfigError, GameConfig, Scenario, MAX_SEATS};
 pub use error::RuleError;
 pub use event::Event;
-pub use game::{Game, Phase, Player, Response, TradeOffer};
+pub use game::{Game, Phase, Player, ReplayError, Response, TradeOffer};
 pub use helpers::{Helper, Pending};
 pub use resources::{Resource, ResourceSet};
 pub use rng::Rng;

@@ -227,7 +227,7 @@ fn play_checked(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestC
     let winner = game.winner().unwrap();
     prop_assert!(game.victory_points(winner) >= game.config().victory_points);
     let replayed = Game::replay(config, seed, &log)
-        .map_err(|(i, e)| TestCaseError::fail(format!("seed {seed}: replay refused action {i}: {e}")))?;
+        .map_err(|e| TestCaseError::fail(format!("seed {seed}: replay failed: {e}")))?;
     prop_assert!(replayed == game, "seed {seed}: replay differs");
     Ok(())
 }

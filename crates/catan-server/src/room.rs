@@ -103,7 +103,8 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-fn text(msg: &ServerMsg) -> Utf8Bytes {
+/// Serializes a server message once (the bytes are shared between receivers).
+pub(crate) fn text(msg: &ServerMsg) -> Utf8Bytes {
     serde_json::to_string(msg)
         .expect("server messages serialize")
         .into()

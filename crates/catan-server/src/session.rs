@@ -9,6 +9,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use catan_protocol::{close, ClientMsg, ServerMsg, MAX_CLIENT_MESSAGE};
+use catan_rules::Viewer;
 use futures_util::{SinkExt, StreamExt};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -34,11 +35,121 @@ pub async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Res
 }
 
 fn text(msg: &ServerMsg) -> Message {
-    Message::Text(
-        serde_json::to_string(msg)
-            .expect("server messages serialize")
-            .into(),
-    )
+    Message::Text(crate::room::text(msg))
+}
+
+/// Why a join was refused: an error message for the client (if any) and the close frame.
+struct Refusal {
+    error: Option<String>,
+    code: u16,
+    reason: String,
+}
+
+impl Refusal {
+    fn new(error: Option<String>, code: u16, reason: &str) -> Option<Refusal> {
+        Some(Refusal {
+            error,
+            code,
+            reason: reason.into(),
+        })
+    }
+}
+
+type CloseReason = Arc<Mutex<Option<(u16, String)>>>;
+type Joined = (
+    String,
+    crate::registry::RoomHandle,
+    Viewer,
+    mpsc::Receiver<Message>,
+    CloseReason,
+);
+
+/// The join handshake: the first message must be `join`, within 10 seconds; the room
+/// decides. `Err(None)`: the client went away (nothing to answer).
+async fn handshake(
+    state: &AppState,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    conn: u64,
+) -> Result<Joined, Option<Refusal>> {
+    let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
+    let msg = match first {
+        Ok(Some(Ok(Message::Text(t)))) if t.len() <= MAX_CLIENT_MESSAGE => decode(&t),
+        Ok(Some(Ok(_))) => {
+            let e = "the first message must be a join (text, at most 16 KiB)";
+            return Err(Refusal::new(
+                Some(e.into()),
+                close::JOIN_REFUSED,
+                "join a room first",
+            ));
+        }
+        _ => return Err(None),
+    };
+    let (code, join) = match msg {
+        Ok(ClientMsg::Join {
+            code,
+            name,
+            token,
+            spectate,
+        }) => (
+            crate::codes::normalize(&code),
+            JoinRequest {
+                name,
+                token,
+                spectate,
+            },
+        ),
+        Ok(_) => {
+            return Err(Refusal::new(
+                Some("join a room first".into()),
+                close::JOIN_REFUSED,
+                "join a room first",
+            ))
+        }
+        Err(e) => {
+            let message = match *e {
+                ServerMsg::Error { message, .. } => message,
+                _ => "join a room first".into(),
+            };
+            return Err(Refusal::new(
+                Some(message),
+                close::JOIN_REFUSED,
+                "join a room first",
+            ));
+        }
+    };
+    let Some(room) = state.registry.get(&code) else {
+        return Err(Refusal::new(
+            Some(format!("no room {code}")),
+            close::JOIN_REFUSED,
+            "no such room",
+        ));
+    };
+    let closed = || Refusal::new(None, close::ROOM_CLOSED, "the room has closed");
+    let (tx, rx) = mpsc::channel::<Message>(state.config.outbound_queue);
+    let close_reason: CloseReason = Arc::new(Mutex::new(None));
+    let out = Outbound {
+        tx,
+        close: close_reason.clone(),
+    };
+    let (reply_tx, reply_rx) = oneshot::channel();
+    if room
+        .tx
+        .send(RoomMsg::Join {
+            conn,
+            join,
+            out,
+            reply: reply_tx,
+        })
+        .await
+        .is_err()
+    {
+        return Err(closed());
+    }
+    match reply_rx.await {
+        Ok(Ok(viewer)) => Ok((code, room, viewer, rx, close_reason)),
+        Ok(Err((close_code, reason))) => Err(Refusal::new(Some(reason.clone()), close_code, &reason)),
+        Err(_) => Err(closed()),
+    }
 }
 
 fn close_frame(code: u16, reason: &str) -> Message {
@@ -63,10 +174,9 @@ pub fn decode(text: &str) -> Result<ClientMsg, Box<ServerMsg>> {
         .unwrap_or("")
         .to_string();
     serde_json::from_value(value).map_err(|e| {
-        let known = ["join", "action", "chat", "resync", "add_bots", "start", "ping"];
         let message = if kind.is_empty() {
             "a message needs a \"type\"".to_string()
-        } else if !known.contains(&kind.as_str()) {
+        } else if !ClientMsg::TYPES.contains(&kind.as_str()) {
             format!("unknown message type {kind:?}")
         } else {
             format!("invalid {kind}: {e}")
@@ -109,100 +219,19 @@ async fn run(state: AppState, socket: WebSocket) {
     let conn = state.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
 
-    // The join handshake: the first message must be `join`, within 10 seconds.
-    let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
-    let join = match first {
-        Ok(Some(Ok(Message::Text(t)))) if t.len() <= MAX_CLIENT_MESSAGE => decode(&t),
-        Ok(Some(Ok(_))) => Err(Box::new(ServerMsg::Error {
-            request: "join".into(),
-            message: "the first message must be a join (text, at most 16 KiB)".into(),
-            rule: None,
-        })),
-        _ => return,
-    };
-    let (code, join) = match join {
-        Ok(ClientMsg::Join {
-            code,
-            name,
-            token,
-            spectate,
-        }) => (
-            crate::codes::normalize(&code),
-            JoinRequest {
-                name,
-                token,
-                spectate,
-            },
-        ),
-        Ok(other) => {
-            let msg = ServerMsg::Error {
-                request: other.name().into(),
-                message: "join a room first".into(),
-                rule: None,
-            };
-            let _ = sink.send(text(&msg)).await;
-            let _ = sink
-                .send(close_frame(close::JOIN_REFUSED, "join a room first"))
-                .await;
-            return;
-        }
-        Err(msg) => {
-            let _ = sink.send(text(&msg)).await;
-            let _ = sink
-                .send(close_frame(close::JOIN_REFUSED, "join a room first"))
-                .await;
-            return;
-        }
-    };
-    let Some(room) = state.registry.get(&code) else {
-        let msg = ServerMsg::Error {
-            request: "join".into(),
-            message: format!("no room {code}"),
-            rule: None,
-        };
-        let _ = sink.send(text(&msg)).await;
-        let _ = sink.send(close_frame(close::JOIN_REFUSED, "no such room")).await;
-        return;
-    };
-    let (tx, mut rx) = mpsc::channel::<Message>(state.config.outbound_queue);
-    let close_reason = Arc::new(Mutex::new(None));
-    let out = Outbound {
-        tx,
-        close: close_reason.clone(),
-    };
-    let (reply_tx, reply_rx) = oneshot::channel();
-    if room
-        .tx
-        .send(RoomMsg::Join {
-            conn,
-            join,
-            out,
-            reply: reply_tx,
-        })
-        .await
-        .is_err()
-    {
-        let _ = sink
-            .send(close_frame(close::ROOM_CLOSED, "the room has closed"))
-            .await;
-        return;
-    }
-    let viewer = match reply_rx.await {
-        Ok(Ok(v)) => v,
-        Ok(Err((code, reason))) => {
-            let msg = ServerMsg::Error {
-                request: "join".into(),
-                message: reason.clone(),
-                rule: None,
-            };
-            let _ = sink.send(text(&msg)).await;
+    let (code, room, viewer, mut rx, close_reason) = match handshake(&state, &mut stream, conn).await {
+        Ok(joined) => joined,
+        Err(None) => return,
+        Err(Some(Refusal { error, code, reason })) => {
+            if let Some(message) = error {
+                let msg = ServerMsg::Error {
+                    request: "join".into(),
+                    message,
+                    rule: None,
+                };
+                let _ = sink.send(text(&msg)).await;
+            }
             let _ = sink.send(close_frame(code, &reason)).await;
-            return;
-        }
-        Err(_) => {
-            let _ = sink
-                .send(close_frame(close::ROOM_CLOSED, "the room has closed"))
-                .await;
             return;
         }
     };

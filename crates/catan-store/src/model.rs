@@ -226,6 +226,8 @@ pub enum ReplayError {
     OutOfRange { at: usize, len: usize },
     #[error("the stored log does not replay: action {index} was refused: {error}")]
     Rules { index: usize, error: RuleError },
+    #[error("the stored configuration is invalid: {0}")]
+    Config(catan_rules::ConfigError),
 }
 
 impl Replay {
@@ -243,8 +245,10 @@ impl Replay {
             return Err(ReplayError::OutOfRange { at, len });
         }
         let log = self.log();
-        Game::replay(self.config, self.seed, &log[..at])
-            .map_err(|(index, error)| ReplayError::Rules { index, error })
+        Game::replay(self.config, self.seed, &log[..at]).map_err(|e| match e {
+            catan_rules::ReplayError::Refused { index, error } => ReplayError::Rules { index, error },
+            catan_rules::ReplayError::Config(e) => ReplayError::Config(e),
+        })
     }
 
     /// What `viewer` saw after the first `at` actions (`None`: the final state).

@@ -65,49 +65,49 @@ impl TestServer {
         )
     }
 
-    /// Waits until the room reports `status`.
-    pub async fn wait_room_status(&self, code: &str, status: &str) -> Value {
+    /// GETs `path` until `done(status, body)` holds (bounded by [`WAIT`]); returns the body.
+    pub async fn poll(&self, path: &str, what: &str, done: impl Fn(u16, &Value) -> bool) -> Value {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
-            let (s, body) = self.http("GET", &format!("/api/rooms/{code}"), None).await;
-            if s == 200 && body["status"] == status {
+            let (s, body) = self.http("GET", path, None).await;
+            if done(s, &body) {
                 return body;
             }
             assert!(
                 tokio::time::Instant::now() < deadline,
-                "room {code} never reached {status}: {body}"
+                "{what} never happened: {s} {body}"
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// Waits until the room reports `status`.
+    pub async fn wait_room_status(&self, code: &str, status: &str) -> Value {
+        let path = format!("/api/rooms/{code}");
+        self.poll(&path, &format!("room {code} {status}"), |s, b| {
+            s == 200 && b["status"] == status
+        })
+        .await
     }
 
     /// Waits until `GET /api/rooms/{code}` answers 404 (the room was removed).
     pub async fn wait_room_gone(&self, code: &str) {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            let (s, body) = self.http("GET", &format!("/api/rooms/{code}"), None).await;
-            if s == 404 {
-                return;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "room {code} never removed: {body}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        self.poll(
+            &format!("/api/rooms/{code}"),
+            &format!("room {code} removed"),
+            |s, _| s == 404,
+        )
+        .await;
     }
 
-    /// Waits until the finished game `id` is in the store's listing.
+    /// Waits until the finished game `id` is stored; returns its record.
     pub async fn wait_stored(&self, id: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            let (s, body) = self.http("GET", &format!("/api/games/{id}"), None).await;
-            if s == 200 {
-                return body;
-            }
-            assert!(tokio::time::Instant::now() < deadline, "game {id} never stored");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        self.poll(
+            &format!("/api/games/{id}"),
+            &format!("game {id} stored"),
+            |s, _| s == 200,
+        )
+        .await
     }
 }
 
