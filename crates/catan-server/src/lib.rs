@@ -8,17 +8,20 @@
 
 pub mod codes;
 pub mod history;
+pub mod limits;
+pub mod metrics;
+pub mod observe;
 pub mod registry;
 pub mod room;
 pub mod session;
 
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use catan_protocol::{CreatedRoom, RoomOptions};
-use catan_store::{Store, StoreHandle};
+use catan_store::{Store, StoreHandle, Writer};
 use registry::Registry;
 use serde_json::json;
 use std::future::Future;
@@ -28,10 +31,21 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 
+/// How the server writes its logs (always to stderr; colours only on a terminal).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    #[default]
+    Text,
+    /// One JSON object per event (for log shippers).
+    Json,
+}
+
 /// Server configuration: flags, each with an environment variable and a default that runs.
 #[derive(Clone, Debug, clap::Parser)]
 #[command(
     name = "catan-server",
+    version,
     about = "Authoritative Catan game server (HTTP + WebSocket)"
 )]
 pub struct Config {
@@ -66,6 +80,25 @@ pub struct Config {
     /// Messages queued for one client before it counts as too slow and is dropped.
     #[arg(long, env = "OUTBOUND_QUEUE", default_value_t = 512)]
     pub outbound_queue: usize,
+    /// Log format on stderr (`RUST_LOG` sets the levels, default `info`).
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// Testing only: accept the `seed` room option in rooms with human seats. Without it a
+    /// room's creator could predict every roll and card of a game with other people, so
+    /// `seed` is accepted only for all-bot rooms.
+    #[arg(long, env = "ALLOW_SEED")]
+    pub allow_seed: bool,
+    /// Rooms one client address may create per minute (0: no limit).
+    #[arg(long, env = "ROOMS_PER_MINUTE_PER_IP", default_value_t = 30)]
+    pub rooms_per_minute_per_ip: u32,
+    /// WebSocket upgrades one client address may make per minute (0: no limit).
+    #[arg(long, env = "WS_PER_MINUTE_PER_IP", default_value_t = 300)]
+    pub ws_per_minute_per_ip: u32,
+    /// An origin allowed to call the HTTP API from a browser page served elsewhere
+    /// (repeat the flag, or comma-separate, for several). None by default: no CORS headers,
+    /// so only pages served by this server (same origin) can use the API.
+    #[arg(long = "cors-origin", env = "CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
 }
 
 impl Config {
@@ -82,6 +115,11 @@ impl Config {
             rate_per_sec: 200,
             rate_burst: 400,
             outbound_queue: 4096,
+            log_format: LogFormat::Text,
+            allow_seed: true,
+            rooms_per_minute_per_ip: 0,
+            ws_per_minute_per_ip: 0,
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -95,31 +133,120 @@ pub struct AppState {
     pub connections: Arc<Semaphore>,
     pub shutdown: watch::Receiver<bool>,
     pub next_conn: Arc<std::sync::atomic::AtomicU64>,
+    /// The database behind the writer, for `/readyz`.
+    pub db: Option<Store>,
+    pub limits: Arc<limits::PerIp>,
 }
 
-/// The HTTP routes: health, rooms, WebSocket, history.
+/// The HTTP routes: health, readiness, metrics, rooms, WebSocket, history; every request
+/// gets an `x-request-id` (kept if the client sent one) and an INFO log line with it.
 pub fn router(state: AppState, store: Option<Store>) -> Router {
+    let cors = cors_layer(&state.config.cors_origins);
     let app = Router::new()
         .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics_text))
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{code}", get(room_info))
         .route("/ws", get(session::upgrade))
         .with_state(state);
-    match store {
+    let app = match store {
         Some(store) => app.merge(history::routes(store)),
         None => app,
+    };
+    let app = app
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    let app = match cors {
+        Some(cors) => app.layer(cors),
+        None => app,
+    };
+    observe::layers(app)
+}
+
+/// CORS for the listed origins, or `None` (no CORS headers at all) when none are listed.
+fn cors_layer(origins: &[String]) -> Option<tower_http::cors::CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let list: Vec<HeaderValue> = origins
+        .iter()
+        .filter_map(|o| match HeaderValue::from_str(o.trim()) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                tracing::warn!(origin = %o, "ignoring an invalid CORS origin");
+                None
+            }
+        })
+        .collect();
+    Some(
+        tower_http::cors::CorsLayer::new()
+            .allow_origin(list)
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([axum::http::header::CONTENT_TYPE]),
+    )
+}
+
+async fn not_found() -> Response {
+    json_error(StatusCode::NOT_FOUND, "no such route")
+}
+
+async fn method_not_allowed() -> Response {
+    json_error(StatusCode::METHOD_NOT_ALLOWED, "method not allowed on this route")
+}
+
+/// Liveness: the process answers.
+async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
+    Json(json!({ "status": "ok", "rooms": state.registry.len() }))
+}
+
+/// Readiness: the games store answers a query within two seconds (503 otherwise).
+async fn readyz(State(state): State<AppState>) -> Response {
+    let Some(db) = &state.db else {
+        return Json(json!({ "status": "ready", "store": "none" })).into_response();
+    };
+    match db.ping(Duration::from_secs(2)).await {
+        Ok(()) => Json(json!({ "status": "ready", "store": "ok" })).into_response(),
+        Err(e) => {
+            tracing::warn!(error = %e, "readiness check: store unreachable");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({ "status": "unavailable", "store": "unreachable", "error": e })),
+            )
+                .into_response()
+        }
     }
 }
 
-async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
-    Json(json!({ "status": "ok", "rooms": state.registry.len() }))
+/// Prometheus text format.
+async fn metrics_text(State(state): State<AppState>) -> Response {
+    if let Some(store) = &state.store {
+        metrics::store(&store.stats());
+    }
+    let handle = metrics::handle();
+    handle.run_upkeep();
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        handle.render(),
+    )
+        .into_response()
 }
 
 pub(crate) fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(json!({ "error": message.into() }))).into_response()
 }
 
-async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> Response {
+async fn create_room(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: axum::body::Bytes,
+) -> Response {
+    if let Err(wait) = state.limits.create_room(peer.ip()) {
+        return limits::too_many("rooms created from your address", wait);
+    }
     let options: RoomOptions = if body.iter().all(|b| b.is_ascii_whitespace()) {
         RoomOptions::default()
     } else {
@@ -130,6 +257,13 @@ async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> 
     };
     if let Err(e) = options.validate() {
         return json_error(StatusCode::BAD_REQUEST, e);
+    }
+    if options.seed.is_some() && options.bots < options.players && !state.config.allow_seed {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            "the seed option is only accepted for all-bot rooms: with people at the table, \
+             whoever chose the seed could predict every roll and card",
+        );
     }
     if state.registry.len() >= state.config.max_rooms {
         return json_error(StatusCode::SERVICE_UNAVAILABLE, "too many rooms; try again later");
@@ -162,44 +296,86 @@ async fn room_info(State(state): State<AppState>, Path(code): Path<String>) -> R
     }
 }
 
-/// Runs the server on `listener` until `shutdown` completes: then rooms are told, sockets
-/// closed with 1001, and pending store writes flushed before returning.
+/// A server whose store is open: [`Server::open`] connects (and migrates) the store and
+/// starts its writer, [`Server::run`] serves a listener until shutdown. The binary prints
+/// where to connect between the two, so the line appears only once the server can work.
+pub struct Server {
+    config: Config,
+    store: Store,
+    writer: Writer,
+}
+
+impl Server {
+    pub async fn open(config: Config) -> anyhow::Result<Server> {
+        let store = catan_store::Store::connect(config.database_url.as_deref()).await?;
+        let writer = catan_store::spawn_writer(store.clone(), Default::default());
+        // Install the metrics recorder before anything records.
+        metrics::handle();
+        Ok(Server {
+            config,
+            store,
+            writer,
+        })
+    }
+
+    /// Serves `listener` until `shutdown` completes: then rooms are told, sockets closed
+    /// with 1001, and pending store writes flushed before returning.
+    pub async fn run(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let Server {
+            config,
+            store,
+            writer,
+        } = self;
+        let limits = Arc::new(limits::PerIp::new(
+            config.rooms_per_minute_per_ip,
+            config.ws_per_minute_per_ip,
+        ));
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let state = AppState {
+            connections: Arc::new(Semaphore::new(config.max_connections)),
+            config: Arc::new(config),
+            registry: Registry::default(),
+            store: Some(writer.handle()),
+            shutdown: stop_rx.clone(),
+            next_conn: Default::default(),
+            db: Some(store.clone()),
+            limits: limits.clone(),
+        };
+        tokio::spawn(limits::forget_idle(limits, stop_rx));
+        let registry = state.registry.clone();
+        let app = router(state, Some(store.clone()));
+        tracing::info!(addr = %listener.local_addr()?, "catan-server listening (WebSocket at /ws)");
+        let graceful = async move {
+            shutdown.await;
+            tracing::info!("shutting down: closing rooms");
+            let _ = stop_tx.send(true);
+            for room in registry.all() {
+                let _ = room.tx.send(room::RoomMsg::Shutdown).await;
+            }
+            // Give sessions a moment to send their close frames.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(graceful)
+            .await?;
+        let stats = writer.shutdown().await;
+        tracing::info!(saved = stats.saved, dropped = stats.dropped, "store flushed; bye");
+        store.close().await;
+        Ok(())
+    }
+}
+
+/// Opens the store and serves `listener` until `shutdown` completes (see [`Server`]).
 pub async fn serve(
     config: Config,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let store = catan_store::Store::connect(config.database_url.as_deref()).await?;
-    let writer = catan_store::spawn_writer(store.clone(), Default::default());
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let state = AppState {
-        connections: Arc::new(Semaphore::new(config.max_connections)),
-        config: Arc::new(config),
-        registry: Registry::default(),
-        store: Some(writer.handle()),
-        shutdown: stop_rx,
-        next_conn: Default::default(),
-    };
-    let registry = state.registry.clone();
-    let app = router(state, Some(store.clone()));
-    tracing::info!(addr = %listener.local_addr()?, "catan-server listening (WebSocket at /ws)");
-    let graceful = async move {
-        shutdown.await;
-        tracing::info!("shutting down: closing rooms");
-        let _ = stop_tx.send(true);
-        for room in registry.all() {
-            let _ = room.tx.send(room::RoomMsg::Shutdown).await;
-        }
-        // Give sessions a moment to send their close frames.
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(graceful)
-        .await?;
-    let stats = writer.shutdown().await;
-    tracing::info!(saved = stats.saved, dropped = stats.dropped, "store flushed; bye");
-    store.close().await;
-    Ok(())
+    Server::open(config).await?.run(listener, shutdown).await
 }
 
 /// Ctrl-C or SIGTERM.

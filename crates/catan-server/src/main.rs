@@ -1,14 +1,17 @@
+use anyhow::Context;
 use clap::Parser;
-use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
-        .init();
     let config = catan_server::Config::parse();
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    catan_server::observe::init_logging(config.log_format);
+    let listen = config.listen;
+    // The store first: the "connect to" line below promises a server that works.
+    let server = catan_server::Server::open(config).await?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("cannot listen on {listen}"))?;
     let addr = listener.local_addr()?;
     println!("catan-server: connect to ws://{addr}/ws  (create a room: POST http://{addr}/api/rooms)");
-    catan_server::serve(config, listener, catan_server::shutdown_signal()).await
+    server.run(listener, catan_server::shutdown_signal()).await
 }

@@ -119,9 +119,7 @@ pub fn spawn(app: &AppState, options: RoomOptions) -> (String, String) {
         tx: tx.clone(),
     };
     let code = app.registry.insert_unique(crate::codes::invite_code, handle);
-    let seed = options
-        .seed
-        .unwrap_or_else(|| u64::from_le_bytes(uuid::Uuid::new_v4().as_bytes()[..8].try_into().unwrap()));
+    let seed = options.seed.unwrap_or_else(crate::codes::random_seed);
     let n = options.players as usize;
     let seats = (0..n)
         .map(|s| SeatSlot {

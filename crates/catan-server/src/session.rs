@@ -5,7 +5,7 @@
 use crate::room::{JoinRequest, Outbound, RoomMsg};
 use crate::AppState;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use catan_protocol::{close, ClientMsg, ServerMsg, MAX_CLIENT_MESSAGE};
@@ -20,7 +20,14 @@ use tokio::time::Instant;
 /// [`MAX_CLIENT_MESSAGE`] and this, the session answers with a clean 1009 close.
 const HARD_LIMIT: usize = 64 * 1024;
 
-pub async fn upgrade(State(state): State<AppState>, ws: WebSocketUpgrade) -> Response {
+pub async fn upgrade(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if let Err(wait) = state.limits.upgrade(peer.ip()) {
+        return crate::limits::too_many("WebSocket connections from your address", wait);
+    }
     let Ok(permit) = state.connections.clone().try_acquire_owned() else {
         return crate::json_error(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     };

@@ -34,6 +34,10 @@ pub enum StoreError {
     Migrate(#[from] MigrateError),
     #[error("unsupported database URL scheme {0:?}: expected postgres://… or sqlite://…")]
     UnsupportedUrl(String),
+    #[error(
+        "the SQLite URL {0:?} names no file: write sqlite://PATH (e.g. sqlite://catan.db) or sqlite::memory:"
+    )]
+    MissingSqlitePath(String),
     #[error("invalid game record: {0}")]
     Invalid(String),
     #[error("stored data is corrupt: {0}")]
@@ -144,7 +148,16 @@ fn backend_of(url: &str) -> Result<Backend> {
     let scheme = url.split(':').next().unwrap_or("");
     match scheme {
         "postgres" | "postgresql" => Ok(Backend::Postgres),
-        "sqlite" => Ok(Backend::Sqlite),
+        "sqlite" => {
+            // `sqlite://` (or `sqlite:`) with no path would open a nameless database that
+            // vanishes with the process: refuse it rather than lose every game.
+            let rest = url["sqlite:".len()..].trim_start_matches("//");
+            let path = rest.split('?').next().unwrap_or("");
+            if path.is_empty() {
+                return Err(StoreError::MissingSqlitePath(url.to_string()));
+            }
+            Ok(Backend::Sqlite)
+        }
         other => Err(StoreError::UnsupportedUrl(other.to_string())),
     }
 }
@@ -229,6 +242,16 @@ impl Store {
             })
             .await?;
         Ok(())
+    }
+
+    /// Whether the database answers a trivial query within `limit` (for `/readyz`).
+    pub async fn ping(&self, limit: Duration) -> Result<(), String> {
+        let query = sqlx::query("SELECT 1").execute(&self.pool);
+        match tokio::time::timeout(limit, query).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {} ms", limit.as_millis())),
+        }
     }
 
     /// Closes the pool (waits for connections in use to come back).
@@ -544,6 +567,17 @@ mod tests {
             redact_url("sqlite://catan.db?mode=rwc"),
             "sqlite://catan.db?mode=rwc"
         );
+    }
+
+    #[test]
+    fn a_sqlite_url_without_a_path_is_refused() {
+        for url in ["sqlite://", "sqlite:", "sqlite://?mode=rwc", "sqlite:?mode=rwc"] {
+            let err = Store::connect_lazy_with(Some(url), StoreOptions::default()).unwrap_err();
+            assert!(matches!(err, StoreError::MissingSqlitePath(_)), "{url}: {err}");
+            assert!(err.to_string().contains("names no file"), "{err}");
+        }
+        assert_eq!(backend_of("sqlite://games.db?mode=rwc").unwrap(), Backend::Sqlite);
+        assert_eq!(backend_of("sqlite::memory:").unwrap(), Backend::Sqlite);
     }
 
     #[test]

@@ -1,24 +1,14 @@
-//! End-to-end: the real server on an ephemeral port, real WebSocket clients, real
-//! Postgres (CATAN_TEST_POSTGRES_URL) or SQLite.
+//! End-to-end: the real server on an ephemeral port, real WebSocket clients, real stores
+//! (SQLite; Postgres too where `CATAN_TEST_POSTGRES_URL` is set).
 
-mod common;
-
+use catan_e2e::*;
 use catan_protocol::{close, ServerMsg};
-use common::*;
 use serde_json::json;
-
-fn postgres_url() -> String {
-    std::env::var("CATAN_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
-}
-
-fn sqlite_url(dir: &tempfile::TempDir) -> String {
-    format!("sqlite://{}/games.db?mode=rwc", dir.path().display())
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_clients_and_a_spectator_play_a_complete_game() {
-    let server = TestServer::start(Some(postgres_url())).await;
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(store_url(&dir))).await;
     let (code, room_id) = server.create_room(json!({"players": 4, "seed": 11})).await;
     let url = server.ws_url();
     let mut players = Vec::new();

@@ -1,6 +1,5 @@
-//! Test support: a real server on an ephemeral port, a raw HTTP helper, and a WebSocket
-//! client that keeps its view up to date from snapshots and patches.
-#![allow(dead_code)]
+//! The end-to-end harness: a real server on an ephemeral port, an HTTP client, and a
+//! WebSocket client that keeps its view up to date from snapshots and patches.
 
 use catan_protocol::ServerMsg;
 use catan_rules::{Action, Requirement, ResourceSet, Rng};
@@ -8,7 +7,6 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -111,37 +109,50 @@ impl TestServer {
     }
 }
 
-/// A minimal HTTP/1.1 request (no keep-alive); returns status and JSON body.
+/// One HTTP request through a real HTTP client; returns the status and the JSON body
+/// (`Value::Null` when the body is not JSON).
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.unwrap();
-    let text = String::from_utf8_lossy(&buf);
-    let status: u16 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        // De-chunk.
-        let mut out = String::new();
-        let mut r = rest;
-        while let Some((len, after)) = r.split_once("\r\n") {
-            let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
-            if n == 0 {
-                break;
-            }
-            out.push_str(&after[..n]);
-            r = &after[n + 2..];
+    let (status, text) = http_text(addr, method, path, body).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Like [`http`], but returns the body as text (for `/metrics` and error bodies).
+pub async fn http_text(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, String) {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    let client = CLIENT.get_or_init(reqwest::Client::new);
+    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("an HTTP method");
+    let mut req = client.request(method, format!("http://{addr}{path}"));
+    if let Some(body) = body {
+        req = req
+            .header("content-type", "application/json")
+            .body(body.to_string());
+    }
+    let resp = req.send().await.unwrap_or_else(|e| panic!("HTTP {path}: {e}"));
+    let status = resp.status().as_u16();
+    (status, resp.text().await.unwrap_or_default())
+}
+
+/// The Postgres URL for the end-to-end tests that need Postgres: `Some` when
+/// `CATAN_TEST_POSTGRES_URL` is set (`.ci/run` sets it; the tests must then run and fail if
+/// it is unreachable), `None` otherwise (they print why and pass without running).
+pub fn postgres_url() -> Option<String> {
+    match std::env::var("CATAN_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            eprintln!("CATAN_TEST_POSTGRES_URL is not set: skipping the Postgres part of this test");
+            None
         }
-        out
-    } else {
-        rest.to_string()
-    };
-    (status, serde_json::from_str(&rest).unwrap_or(Value::Null))
+    }
+}
+
+/// A SQLite store in a temporary directory.
+pub fn sqlite_url(dir: &tempfile::TempDir) -> String {
+    format!("sqlite://{}/games.db?mode=rwc", dir.path().display())
+}
+
+/// Postgres when `CATAN_TEST_POSTGRES_URL` is set, else SQLite in `dir`.
+pub fn store_url(dir: &tempfile::TempDir) -> String {
+    postgres_url().unwrap_or_else(|| sqlite_url(dir))
 }
 
 pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;

@@ -1,0 +1,135 @@
+//! Prometheus metrics (`GET /metrics`), through the `metrics` facade and its Prometheus
+//! exporter. Every metric the server records is named here, so the list an operator
+//! scrapes is this file; call sites use the small functions below, never a string.
+//!
+//! The recorder is process-global (the `metrics` facade has one), so several servers in
+//! one process (the end-to-end tests) share it; values are totals over the process.
+
+use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::OnceLock;
+
+pub const ROOMS: &str = "catan_rooms";
+pub const CONNECTIONS: &str = "catan_connections";
+pub const ACTIONS_APPLIED: &str = "catan_actions_applied_total";
+pub const ACTIONS_REFUSED: &str = "catan_actions_refused_total";
+pub const BROADCAST_SECONDS: &str = "catan_action_broadcast_seconds";
+pub const SLOW_CLIENT_DROPS: &str = "catan_slow_client_drops_total";
+pub const RATE_LIMIT_CLOSES: &str = "catan_rate_limit_closes_total";
+pub const PER_IP_LIMITED: &str = "catan_per_ip_limited_total";
+pub const STORE_WRITES: &str = "catan_store_writes_total";
+pub const STORE_WRITE_FAILURES: &str = "catan_store_write_failures_total";
+pub const STORE_DROPPED: &str = "catan_store_dropped_total";
+pub const STORE_QUEUE: &str = "catan_store_queue_length";
+
+/// Installs the recorder once per process and returns the handle that renders it.
+pub fn handle() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(
+                    Matcher::Full(BROADCAST_SECONDS.into()),
+                    &[
+                        0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1,
+                        0.25,
+                    ],
+                )
+                .expect("non-empty buckets")
+                .build_recorder();
+            let handle = recorder.handle();
+            // Another recorder may already be installed (a test harness); ours still
+            // renders what is recorded through it, so /metrics keeps working.
+            if metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("a metrics recorder was already installed; /metrics may be empty");
+            }
+            describe();
+            handle
+        })
+        .clone()
+}
+
+fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram, Unit};
+    describe_gauge!(ROOMS, "Live rooms by status (lobby, playing, finished).");
+    describe_gauge!(
+        CONNECTIONS,
+        "Open WebSocket connections by role (player, spectator)."
+    );
+    describe_counter!(ACTIONS_APPLIED, "Game actions applied, by kind.");
+    describe_counter!(ACTIONS_REFUSED, "Game actions refused by the rules, by kind.");
+    describe_histogram!(
+        BROADCAST_SECONDS,
+        Unit::Seconds,
+        "From applying an action to the last viewer's update queued on its connection."
+    );
+    describe_counter!(
+        SLOW_CLIENT_DROPS,
+        "Clients dropped (4008) because their outbound queue was full."
+    );
+    describe_counter!(
+        RATE_LIMIT_CLOSES,
+        "Connections closed (1008) for exceeding the message rate."
+    );
+    describe_counter!(
+        PER_IP_LIMITED,
+        "Requests refused (429) by a per-address limit, by what was limited."
+    );
+    describe_counter!(STORE_WRITES, "Finished games written to the store.");
+    describe_counter!(
+        STORE_WRITE_FAILURES,
+        "Failed store write attempts (each is retried)."
+    );
+    describe_counter!(
+        STORE_DROPPED,
+        "Finished games given up after the shutdown grace period."
+    );
+    describe_gauge!(STORE_QUEUE, "Finished games waiting for the store writer.");
+}
+
+/// A room's status changed (`from` None: created; `to` None: removed).
+pub fn room_status(from: Option<&'static str>, to: Option<&'static str>) {
+    if let Some(from) = from {
+        gauge!(ROOMS, "status" => from).decrement(1.0);
+    }
+    if let Some(to) = to {
+        gauge!(ROOMS, "status" => to).increment(1.0);
+    }
+}
+
+/// A connection joined (`+1`) or left (`-1`) a room as `role` (`player` or `spectator`).
+pub fn connection(role: &'static str, delta: f64) {
+    gauge!(CONNECTIONS, "role" => role).increment(delta);
+}
+
+pub fn action_applied(kind: &'static str) {
+    counter!(ACTIONS_APPLIED, "kind" => kind).increment(1);
+}
+
+pub fn action_refused(kind: &'static str) {
+    counter!(ACTIONS_REFUSED, "kind" => kind).increment(1);
+}
+
+pub fn broadcast_time(seconds: f64) {
+    histogram!(BROADCAST_SECONDS).record(seconds);
+}
+
+pub fn slow_client_dropped() {
+    counter!(SLOW_CLIENT_DROPS).increment(1);
+}
+
+pub fn rate_limit_closed() {
+    counter!(RATE_LIMIT_CLOSES).increment(1);
+}
+
+pub fn per_ip_limited(what: &'static str) {
+    counter!(PER_IP_LIMITED, "limit" => what).increment(1);
+}
+
+/// Copies the store writer's totals (kept by the writer itself) into the exporter.
+pub fn store(stats: &catan_store::WriterStats) {
+    counter!(STORE_WRITES).absolute(stats.saved);
+    counter!(STORE_WRITE_FAILURES).absolute(stats.failed_attempts);
+    counter!(STORE_DROPPED).absolute(stats.dropped);
+    gauge!(STORE_QUEUE).set(stats.pending() as f64);
+}
