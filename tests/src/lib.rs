@@ -404,3 +404,66 @@ pub async fn play_to_end(mut c: Client, seed: u64, check_snapshots: bool) -> (Cl
         assert_no_leak(c.seat, &m, c.view.as_ref());
     }
 }
+
+/// A TCP proxy owned by a test, in front of the shared Postgres: stopping it cuts every
+/// connection through it and refuses new ones, which looks like a database outage to the
+/// server without touching the real service.
+pub struct Proxy {
+    pub port: u16,
+    tasks: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+impl Proxy {
+    /// Listens on an ephemeral port and forwards to the host and port of `pg_url`.
+    pub async fn start(pg_url: &str) -> Proxy {
+        let upstream = authority(pg_url);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let tasks = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let inner = tasks.clone();
+        let accept = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let upstream = upstream.clone();
+                let conn = tokio::spawn(async move {
+                    if let Ok(mut server) = TcpStream::connect(upstream).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+                inner.lock().unwrap().push(conn);
+            }
+        });
+        tasks.lock().unwrap().push(accept);
+        Proxy { port, tasks }
+    }
+
+    /// `pg_url` pointed at the proxy.
+    pub fn url(&self, pg_url: &str) -> String {
+        let (scheme, rest) = pg_url.split_once("://").unwrap();
+        let end = rest.find(['/', '?']).unwrap_or(rest.len());
+        let (auth, tail) = rest.split_at(end);
+        let user = auth
+            .rsplit_once('@')
+            .map(|(u, _)| format!("{u}@"))
+            .unwrap_or_default();
+        format!("{scheme}://{user}127.0.0.1:{}{tail}", self.port)
+    }
+
+    /// Stops listening and cuts every connection.
+    pub fn stop(&self) {
+        for t in self.tasks.lock().unwrap().drain(..) {
+            t.abort();
+        }
+    }
+}
+
+/// `host:port` of a database URL (port 5432 when not given).
+fn authority(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let auth = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
+    let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    if host.contains(':') {
+        host.to_string()
+    } else {
+        format!("{host}:5432")
+    }
+}

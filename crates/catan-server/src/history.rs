@@ -1,6 +1,7 @@
 //! HTTP history of finished games, served from the store: list, inspect, replay, and the
 //! view after action k (computed by replaying through the rules crate).
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -52,7 +53,22 @@ fn store_error(e: StoreError) -> Response {
     }
 }
 
-async fn list(State(store): State<Store>, Query(q): Query<ListQuery>) -> Response {
+/// A query string that does not parse is a 400 with a JSON body like every other error
+/// (axum's own rejection is plain text).
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, Response> {
+    q.map(|Query(q)| q).map_err(|e| {
+        error(
+            StatusCode::BAD_REQUEST,
+            format!("invalid query string: {}", e.body_text()),
+        )
+    })
+}
+
+async fn list(State(store): State<Store>, q: Result<Query<ListQuery>, QueryRejection>) -> Response {
+    let q = match query(q) {
+        Ok(q) => q,
+        Err(r) => return r,
+    };
     match store.list(q.limit.unwrap_or(20), q.before.as_deref()).await {
         Ok(page) => Json(page).into_response(),
         Err(e) => store_error(e),
@@ -70,8 +86,12 @@ async fn detail(State(store): State<Store>, Path(id): Path<String>) -> Response 
 async fn replay(
     State(store): State<Store>,
     Path(id): Path<String>,
-    Query(q): Query<ReplayQuery>,
+    q: Result<Query<ReplayQuery>, QueryRejection>,
 ) -> Response {
+    let q = match query(q) {
+        Ok(q) => q,
+        Err(r) => return r,
+    };
     match q.at {
         Some(at) => match store.view_at(&id, Some(at), Viewer::Spectator).await {
             Ok(Some(view)) => Json(json!({ "id": id, "at": at, "view": view })).into_response(),

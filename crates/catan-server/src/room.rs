@@ -94,6 +94,25 @@ struct Room {
     bot_scheduled: bool,
     empty_since: Instant,
     finished_at: Option<Instant>,
+    /// A seat's connection came or went since the last `room` message: everyone is told
+    /// once the current mailbox message is handled.
+    seats_changed: bool,
+}
+
+/// The `status` label of the rooms gauge.
+fn status_label(status: RoomStatus) -> &'static str {
+    match status {
+        RoomStatus::Lobby => "lobby",
+        RoomStatus::Playing => "playing",
+        RoomStatus::Finished => "finished",
+    }
+}
+
+fn role_label(viewer: Viewer) -> &'static str {
+    match viewer {
+        Viewer::Seat(_) => "player",
+        Viewer::Spectator => "spectator",
+    }
 }
 
 fn now_ms() -> i64 {
@@ -153,7 +172,9 @@ pub fn spawn(app: &AppState, options: RoomOptions) -> (String, String) {
         bot_scheduled: false,
         empty_since: Instant::now(),
         finished_at: None,
+        seats_changed: false,
     };
+    crate::metrics::room_status(None, Some(status_label(RoomStatus::Lobby)));
     let span = tracing::info_span!("room", code = %code);
     tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));
     (code, room_id)
@@ -174,7 +195,12 @@ impl Room {
                         self.close_all(close::GOING_AWAY, "server shutting down");
                         break;
                     }
-                    Some(m) => self.handle(m),
+                    Some(m) => {
+                        self.handle(m);
+                        if std::mem::take(&mut self.seats_changed) {
+                            self.broadcast_room();
+                        }
+                    }
                 },
                 _ = tokio::time::sleep_until(deadline) => {
                     if self.expired() {
@@ -187,6 +213,7 @@ impl Room {
             }
         }
         self.app.registry.remove(&self.code);
+        crate::metrics::room_status(Some(status_label(self.status)), None);
         tracing::info!("room closed");
     }
 
@@ -313,6 +340,7 @@ impl Room {
             return refuse("join needs a name (new seat), a token (your seat) or spectate: true");
         };
         self.conns.insert(conn, (viewer, out));
+        crate::metrics::connection(role_label(viewer), 1.0);
         let token = match viewer {
             Viewer::Seat(s) => {
                 self.seats[s as usize].conn = Some(conn);
@@ -348,11 +376,13 @@ impl Room {
         if let Some((code, reason)) = close {
             out.set_close(code, reason);
         }
+        crate::metrics::connection(role_label(viewer), -1.0);
         if let Viewer::Seat(s) = viewer {
             let slot = &mut self.seats[s as usize];
             if slot.conn == Some(conn) {
                 slot.conn = None;
                 slot.last = None;
+                self.seats_changed = true;
             }
         }
         if self.conns.is_empty() {
@@ -377,6 +407,7 @@ impl Room {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => {
                 tracing::warn!(conn, "client too slow: outbound queue full; dropping it");
+                crate::metrics::slow_client_dropped();
                 self.drop_conn(
                     conn,
                     Some((close::TOO_SLOW, "too slow: reconnect for a snapshot")),
@@ -504,6 +535,10 @@ impl Room {
             }
         };
         self.game = Some(game);
+        crate::metrics::room_status(
+            Some(status_label(self.status)),
+            Some(status_label(RoomStatus::Playing)),
+        );
         self.status = RoomStatus::Playing;
         self.started_ms = Some(now_ms());
         tracing::info!(seed = self.seed, "game started");
@@ -544,8 +579,12 @@ impl Room {
     /// Applies one action through the rules; on success logs it and sends every viewer
     /// its patch and redacted events.
     fn apply(&mut self, seat: Seat, action: Action) -> Result<(), catan_rules::RuleError> {
+        let started = std::time::Instant::now();
         let game = self.game.as_mut().expect("started");
-        let events = game.apply(seat, action)?;
+        let events = game
+            .apply(seat, action)
+            .inspect_err(|_| crate::metrics::action_refused(action.name()))?;
+        crate::metrics::action_applied(action.name());
         self.log.push(ActionRecord {
             index: self.log.len() as u32,
             seat,
@@ -602,6 +641,7 @@ impl Room {
         for (conn, msg) in outgoing {
             self.send(conn, msg);
         }
+        crate::metrics::broadcast_time(started.elapsed().as_secs_f64());
         if self.game.as_ref().unwrap().is_over() {
             self.finish();
         }
@@ -654,6 +694,10 @@ impl Room {
     }
 
     fn finish(&mut self) {
+        crate::metrics::room_status(
+            Some(status_label(self.status)),
+            Some(status_label(RoomStatus::Finished)),
+        );
         self.status = RoomStatus::Finished;
         self.finished_at = Some(Instant::now());
         let game = self.game.as_ref().unwrap();

@@ -309,6 +309,7 @@ async fn run(state: AppState, socket: WebSocket) {
         };
         if !bucket.take() {
             tracing::warn!(%code, conn, ?viewer, "rate limit exceeded; closing with 1008");
+            crate::metrics::rate_limit_closed();
             let _ = local_tx
                 .send(close_frame(close::POLICY, "rate limit exceeded"))
                 .await;

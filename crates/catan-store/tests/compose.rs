@@ -2,7 +2,7 @@
 //! configuration: port 8080, `LISTEN=0.0.0.0:8080`, `DATABASE_URL` pointing at the
 //! compose Postgres with its credentials, healthchecks, a named volume.
 
-use serde_yaml::Value;
+use serde_norway::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ fn repo_file(name: &str) -> String {
 }
 
 fn compose() -> Value {
-    serde_yaml::from_str(&repo_file("docker-compose.yml")).expect("docker-compose.yml is valid YAML")
+    serde_norway::from_str(&repo_file("docker-compose.yml")).expect("docker-compose.yml is valid YAML")
 }
 
 /// A service's `environment`, in either the map or the `KEY=value` list form.

@@ -1,0 +1,235 @@
+//! What an operator relies on, over real HTTP and WebSocket: `/metrics`, `/readyz`, request
+//! ids, JSON error bodies everywhere, the per-address limits, CORS, the seed rule, and the
+//! `room` message when a player's socket closes.
+
+use catan_e2e::*;
+use catan_protocol::ServerMsg;
+use serde_json::json;
+
+fn sqlite_config(dir: &tempfile::TempDir) -> catan_server::Config {
+    catan_server::Config::for_tests(Some(sqlite_url(dir)))
+}
+
+/// The value of the first sample of `name` whose labels contain `labels`.
+fn sample(metrics: &str, name: &str, labels: &str) -> Option<f64> {
+    metrics
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .find(|l| l.starts_with(name) && l.contains(labels))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_rooms_connections_actions_and_store_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(sqlite_config(&dir)).await;
+    let (code, room_id) = server
+        .create_room(json!({"players": 3, "bots": 3, "seed": 4}))
+        .await;
+    let mut spectator = Client::spectate(&server.ws_url(), &code).await;
+    server.wait_room_status(&code, "finished").await;
+    server.wait_stored(&room_id).await;
+    spectator
+        .recv_until(|m| matches!(m, ServerMsg::Room { .. }))
+        .await;
+
+    let (status, text) = http_text(server.addr, "GET", "/metrics", None).await;
+    assert_eq!(status, 200);
+    for name in [
+        "catan_rooms",
+        "catan_connections",
+        "catan_actions_applied_total",
+        "catan_action_broadcast_seconds_bucket",
+        "catan_store_writes_total",
+        "catan_store_queue_length",
+    ] {
+        assert!(text.contains(name), "/metrics lacks {name}:\n{text}");
+    }
+    assert!(sample(&text, "catan_actions_applied_total", "kind=\"roll_dice\"").unwrap() >= 1.0);
+    assert!(sample(&text, "catan_actions_applied_total", "kind=\"end_turn\"").unwrap() >= 1.0);
+    assert!(sample(&text, "catan_rooms", "status=\"finished\"").unwrap() >= 1.0);
+    assert!(sample(&text, "catan_connections", "role=\"spectator\"").unwrap() >= 1.0);
+    assert!(sample(&text, "catan_store_writes_total", "").unwrap() >= 1.0);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_readiness_request_ids_and_json_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(sqlite_config(&dir)).await;
+    let (status, body) = server.http("GET", "/healthz", None).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("ok")));
+    let (status, body) = server.http("GET", "/readyz", None).await;
+    assert_eq!((status, body["store"].as_str()), (200, Some("ok")), "{body}");
+
+    // Every response carries a request id; one the client sent is kept.
+    let client = reqwest::Client::new();
+    let r = client
+        .get(format!("http://{}/healthz", server.addr))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.headers().contains_key("x-request-id"));
+    let r = client
+        .get(format!("http://{}/healthz", server.addr))
+        .header("x-request-id", "trace-me-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["x-request-id"], "trace-me-42");
+
+    // Errors are JSON with an "error" field, whatever went wrong.
+    for (method, path, want) in [
+        ("GET", "/api/games?limit=abc", 400),
+        ("GET", "/api/games/x/replay?at=minus-one", 400),
+        ("GET", "/no/such/route", 404),
+        ("DELETE", "/api/rooms", 405),
+        ("GET", "/api/rooms/ZZZZZZZZ", 404),
+    ] {
+        let (status, text) = http_text(server.addr, method, path, None).await;
+        assert_eq!(status, want, "{method} {path}: {text}");
+        let body: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: not JSON: {text}"));
+        assert!(body["error"].is_string(), "{method} {path}: {body}");
+    }
+    server.stop().await;
+}
+
+/// `/readyz` says whether the store answers: Postgres behind a proxy the test owns, which
+/// it then stops (the shared Postgres service itself is never touched).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readyz_fails_when_the_store_is_unreachable() {
+    let Some(pg) = postgres_url() else { return };
+    let proxy = Proxy::start(&pg).await;
+    let url = proxy.url(&pg);
+    let server = TestServer::start(Some(url)).await;
+    let (status, _) = server.http("GET", "/readyz", None).await;
+    assert_eq!(status, 200);
+    proxy.stop();
+    let body = server
+        .poll("/readyz", "readyz unavailable", |s, _| s == 503)
+        .await;
+    assert_eq!(body["store"], "unreachable", "{body}");
+    let (status, _) = server.http("GET", "/healthz", None).await;
+    assert_eq!(status, 200, "liveness does not depend on the store");
+    // The server still shuts down (the writer has nothing pending).
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seed_option_is_refused_with_people_at_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = sqlite_config(&dir);
+    config.allow_seed = false;
+    let server = TestServer::start_with(config).await;
+    let (status, body) = server
+        .http(
+            "POST",
+            "/api/rooms",
+            Some(&json!({"players": 4, "bots": 3, "seed": 7})),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("seed"), "{body}");
+    // All bots: nobody to cheat, the seed is fine (replays of a known board).
+    let (status, body) = server
+        .http(
+            "POST",
+            "/api/rooms",
+            Some(&json!({"players": 3, "bots": 3, "seed": 7})),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn per_address_limits_on_rooms_and_websockets() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = sqlite_config(&dir);
+    config.rooms_per_minute_per_ip = 3;
+    config.ws_per_minute_per_ip = 2;
+    let server = TestServer::start_with(config).await;
+    for _ in 0..3 {
+        server.create_room(json!({"players": 3})).await;
+    }
+    let r = reqwest::Client::new()
+        .post(format!("http://{}/api/rooms", server.addr))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 429);
+    assert!(r.headers().contains_key("retry-after"));
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("too many"), "{body}");
+
+    let _a = tokio_tungstenite::connect_async(server.ws_url()).await.unwrap();
+    let _b = tokio_tungstenite::connect_async(server.ws_url()).await.unwrap();
+    match tokio_tungstenite::connect_async(server.ws_url()).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status().as_u16(), 429),
+        other => panic!("third upgrade within the minute: {:?}", other.map(|_| ())),
+    }
+    let (_, metrics) = http_text(server.addr, "GET", "/metrics", None).await;
+    assert!(metrics.contains("catan_per_ip_limited_total"), "{metrics}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cors_is_off_unless_an_origin_is_allowed() {
+    let client = reqwest::Client::new();
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(sqlite_config(&dir)).await;
+    let r = client
+        .get(format!("http://{}/api/games", server.addr))
+        .header("origin", "http://elsewhere.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(!r.headers().contains_key("access-control-allow-origin"));
+    server.stop().await;
+
+    let mut config = sqlite_config(&dir);
+    config.cors_origins = vec!["http://friends.example".into()];
+    let server = TestServer::start_with(config).await;
+    let allowed = client
+        .get(format!("http://{}/api/games", server.addr))
+        .header("origin", "http://friends.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        allowed.headers()["access-control-allow-origin"],
+        "http://friends.example"
+    );
+    let other = client
+        .get(format!("http://{}/api/games", server.addr))
+        .header("origin", "http://elsewhere.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(!other.headers().contains_key("access-control-allow-origin"));
+    server.stop().await;
+}
+
+/// Everyone is told when a player's socket closes (and when it comes back).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_message_when_a_player_disconnects() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(sqlite_config(&dir)).await;
+    let (code, _) = server.create_room(json!({"players": 3})).await;
+    let url = server.ws_url();
+    let mut ann = Client::join(&url, &code, "Ann").await;
+    let bo = Client::join(&url, &code, "Bo").await;
+    let mut watcher = Client::spectate(&url, &code).await;
+    let connected = |m: &ServerMsg, seat: usize, want: bool| match m {
+        ServerMsg::Room { room } => room.seats[seat].connected == want,
+        _ => false,
+    };
+    ann.recv_until(|m| connected(m, 1, true)).await;
+    drop(bo);
+    ann.recv_until(|m| connected(m, 1, false)).await;
+    watcher.recv_until(|m| connected(m, 1, false)).await;
+    server.stop().await;
+}
