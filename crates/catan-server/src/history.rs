@@ -65,9 +65,9 @@ fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, Response> {
 }
 
 async fn list(State(store): State<Store>, q: Result<Query<ListQuery>, QueryRejection>) -> Response {
-    let q = match query(q) {
-        Ok(q) => q,
-        Err(r) => return r,
+    let q = match q {
+        Ok(Query(q)) => q,
+        Err(e) => return bad_query(e),
     };
     match store.list(q.limit.unwrap_or(20), q.before.as_deref()).await {
         Ok(page) => Json(page).into_response(),
@@ -88,9 +88,9 @@ async fn replay(
     Path(id): Path<String>,
     q: Result<Query<ReplayQuery>, QueryRejection>,
 ) -> Response {
-    let q = match query(q) {
-        Ok(q) => q,
-        Err(r) => return r,
+    let q = match q {
+        Ok(Query(q)) => q,
+        Err(e) => return bad_query(e),
     };
     match q.at {
         Some(at) => match store.view_at(&id, Some(at), Viewer::Spectator).await {
