@@ -55,13 +55,11 @@ fn store_error(e: StoreError) -> Response {
 
 /// A query string that does not parse is a 400 with a JSON body like every other error
 /// (axum's own rejection is plain text).
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, Response> {
-    q.map(|Query(q)| q).map_err(|e| {
-        error(
-            StatusCode::BAD_REQUEST,
-            format!("invalid query string: {}", e.body_text()),
-        )
-    })
+fn bad_query(e: QueryRejection) -> Response {
+    error(
+        StatusCode::BAD_REQUEST,
+        format!("invalid query string: {}", e.body_text()),
+    )
 }
 
 async fn list(State(store): State<Store>, q: Result<Query<ListQuery>, QueryRejection>) -> Response {
