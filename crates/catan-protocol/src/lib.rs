@@ -44,7 +44,10 @@ pub struct RoomOptions {
     pub tokens: TokenPlacement,
     /// Special Building Phase; default on for 5–6 players.
     pub special_building: Option<bool>,
-    /// Fix the game seed (tests, replays of a known board); random otherwise.
+    /// Fix the game seed (all-bot rooms, replays of a known board; rooms with people only
+    /// on a server started with `--allow-seed`); random otherwise. A decimal string on the
+    /// wire (seeds exceed 2^53); a number is accepted too.
+    #[serde(with = "catan_rules::rng::seed_string::option")]
     pub seed: Option<u64>,
 }
 
@@ -220,6 +223,26 @@ pub enum ServerMsg {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seeds above 2^53 survive a JavaScript client: they are strings on the wire; numbers
+    /// are still read; garbage is refused with a readable error.
+    #[test]
+    fn seeds_are_strings_on_the_wire() {
+        let o: RoomOptions = serde_json::from_str(r#"{"seed":"18446744073709551615"}"#).unwrap();
+        assert_eq!(o.seed, Some(u64::MAX));
+        let json = serde_json::to_value(&o).unwrap();
+        assert_eq!(json["seed"], "18446744073709551615");
+        let o: RoomOptions = serde_json::from_str(r#"{"seed":42}"#).unwrap();
+        assert_eq!(o.seed, Some(42));
+        let o: RoomOptions = serde_json::from_str(r#"{"seed":null}"#).unwrap();
+        assert_eq!(o.seed, None);
+        assert_eq!(
+            serde_json::to_value(RoomOptions::default()).unwrap()["seed"],
+            serde_json::Value::Null
+        );
+        let e = serde_json::from_str::<RoomOptions>(r#"{"seed":"soon"}"#).unwrap_err();
+        assert!(e.to_string().contains("a seed is a whole number"), "{e}");
+    }
 
     #[test]
     fn client_messages_parse() {

@@ -85,14 +85,15 @@ impl GameConfig {
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         let layout = self.layout();
-        let max = match layout {
-            Layout::Base => 4,
-            Layout::FiveSix => 6,
+        // Error messages name the island as players know it, never a Rust identifier.
+        let (max, island) = match layout {
+            Layout::Base => (4, "base (3–4 player)"),
+            Layout::FiveSix => (6, "5–6 player"),
         };
         if self.players < MIN_PLAYERS || self.players > max {
             return Err(ConfigError(format!(
-                "{} players cannot play on the {:?} island (3 to {max})",
-                self.players, layout
+                "{} players cannot play on the {island} island (3 to {max})",
+                self.players
             )));
         }
         if !(3..=30).contains(&self.victory_points) {
@@ -110,5 +111,32 @@ impl GameConfig {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod error_text_tests {
+    use super::*;
+
+    /// Refusals name the island in words, not by the enum's Rust name.
+    #[test]
+    fn island_errors_use_players_words() {
+        let e = GameConfig {
+            players: 5,
+            layout: Some(Layout::Base),
+            ..GameConfig::default()
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("base (3–4 player) island"), "{e}");
+        let e = GameConfig {
+            players: 7,
+            ..GameConfig::default()
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("5–6 player island") && !e.contains("FiveSix"), "{e}");
     }
 }

@@ -79,3 +79,56 @@ mod tests {
         }
     }
 }
+
+/// Seeds on the wire: a JSON number loses precision past 2^53 in most clients (JavaScript
+/// among them), so a seed is written as a decimal string. Reading accepts a string or a
+/// number, so older clients that send numbers keep working.
+///
+/// Use with `#[serde(with = "catan_rules::rng::seed_string")]` (or `seed_string::option`).
+pub mod seed_string {
+    use serde::{de, Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        Number(u64),
+    }
+
+    fn parse<'de, D: Deserializer<'de>>(e: Either) -> Result<u64, D::Error> {
+        match e {
+            Either::Number(n) => Ok(n),
+            Either::Text(s) => s.trim().parse().map_err(|_| {
+                de::Error::custom(format!(
+                    "a seed is a whole number from 0 to 18446744073709551615 (as a string), not {s:?}"
+                ))
+            }),
+        }
+    }
+
+    pub fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(seed)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        parse::<D>(Either::deserialize(d)?)
+    }
+
+    pub mod option {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+            match seed {
+                Some(n) => s.collect_str(n),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+            match Option::<Either>::deserialize(d)? {
+                Some(e) => parse::<D>(e).map(Some),
+                None => Ok(None),
+            }
+        }
+    }
+}

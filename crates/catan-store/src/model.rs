@@ -85,6 +85,7 @@ pub struct FinishedGame {
     /// The room's invite code.
     pub code: String,
     pub config: GameConfig,
+    #[serde(with = "catan_rules::rng::seed_string")]
     pub seed: u64,
     /// Version of the rules that produced the log; a replay needs the same rules.
     pub rules_version: String,
@@ -206,6 +207,7 @@ pub struct GameDetail {
     #[serde(flatten)]
     pub summary: GameSummary,
     pub config: GameConfig,
+    #[serde(with = "catan_rules::rng::seed_string")]
     pub seed: u64,
 }
 
@@ -214,6 +216,7 @@ pub struct GameDetail {
 pub struct Replay {
     pub id: String,
     pub config: GameConfig,
+    #[serde(with = "catan_rules::rng::seed_string")]
     pub seed: u64,
     pub rules_version: String,
     pub actions: Vec<ActionRecord>,
