@@ -6,6 +6,7 @@ use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{Game, Phase};
 use crate::resources::{Resource, ResourceSet};
+use crate::scenario::Step;
 
 impl Game {
     pub(crate) fn buy_dev_card(&mut self, seat: Seat, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -16,6 +17,9 @@ impl Game {
                 return Err(self.wrong_phase("buy_development_card"))
             }
             _ => return Err(RuleError::turn("buy a development card")),
+        }
+        if self.hook_buy_card(seat, out)? == Step::Replaced {
+            return Ok(());
         }
         if self.deck_len == 0 {
             return Err(RuleError::DeckEmpty);

@@ -30,16 +30,7 @@ impl Game {
         let held: u32 = self.players[..n].iter().map(|p| p.dev_total()).sum();
         let knights: u32 = self.players[..n].iter().map(|p| p.knights as u32).sum();
         let played: u32 = self.cards_played.iter().map(|&c| c as u32).sum();
-        let (removed, looking) = match &self.helpers {
-            Some(h) => (
-                h.knights_removed as u32,
-                match h.pending {
-                    crate::helpers::Pending::DiaraKeep { count, .. } => count as u32,
-                    _ => 0,
-                },
-            ),
-            None => (0, 0),
-        };
+        let (removed, looking) = self.hook_dev_cards_aside();
         let knights = knights + removed;
         let held = held + looking;
         if knights != self.cards_played[DevCard::Knight.index()] as u32 {
@@ -144,7 +135,7 @@ impl Game {
                 }
             }
         }
-        self.check_helper_invariants()?;
+        self.hook_invariants()?;
         if let Phase::GameOver { winner } = self.phase {
             if self.victory_points(winner) < self.config.victory_points {
                 return Err(format!("winner {winner} below the target"));

@@ -10,6 +10,7 @@
 //! the 5–6 player runs use half).
 
 use catan_bots::RandomBot;
+use catan_rules::HelpersAction;
 use catan_rules::{
     Action, DevCard, Game, GameConfig, Helper, LegalActions, Requirement, Resource, ResourceSet, Rng,
     Scenario, Seat, SeatSet,
@@ -46,7 +47,7 @@ fn random_action(rng: &mut Rng, game: &Game) -> Action {
     let seat = rng.below(game.players() as u32 + 1) as u8;
     let card = DevCard::ALL[rng.below(5) as usize];
     match rng.below(37) {
-        19 => Action::UseAsla {
+        19 => Action::Helpers(HelpersAction::UseAsla {
             resource: random_resource(rng),
             first: seat,
             second: if rng.below(2) == 0 {
@@ -54,54 +55,54 @@ fn random_action(rng: &mut Rng, game: &Game) -> Action {
             } else {
                 Some(rng.below(7) as u8)
             },
-        },
-        20 => Action::AslaReturn {
+        }),
+        20 => Action::Helpers(HelpersAction::AslaReturn {
             resource: random_resource(rng),
-        },
-        21 => Action::BuildRoadWithYngvi {
+        }),
+        21 => Action::Helpers(HelpersAction::BuildRoadWithYngvi {
             edge,
             replace: random_resource(rng),
             with: random_resource(rng),
-        },
-        22 => Action::UseHilda {
+        }),
+        22 => Action::Helpers(HelpersAction::UseHilda {
             resource: random_resource(rng),
-        },
-        23 => Action::DeclineHilda,
-        24 => Action::UseHogni {
+        }),
+        23 => Action::Helpers(HelpersAction::DeclineHilda),
+        24 => Action::Helpers(HelpersAction::UseHogni {
             from: edge,
             to: rng.below(t.edge_count() as u32) as u8,
-        },
-        25 => Action::ThorolfTake {
+        }),
+        25 => Action::Helpers(HelpersAction::ThorolfTake {
             resource: random_resource(rng),
-        },
-        26 => Action::BuyDevelopmentCardWithDiara {
+        }),
+        26 => Action::Helpers(HelpersAction::BuyDevelopmentCardWithDiara {
             replace: (rng.below(2) == 0).then(|| random_resource(rng)),
             with: (rng.below(2) == 0).then(|| random_resource(rng)),
-        },
-        27 => Action::DiaraKeep {
+        }),
+        27 => Action::Helpers(HelpersAction::DiaraKeep {
             index: rng.below(4) as u8,
-        },
-        28 => Action::UseRyan { target: seat },
-        29 => Action::RyanTake {
+        }),
+        28 => Action::Helpers(HelpersAction::UseRyan { target: seat }),
+        29 => Action::Helpers(HelpersAction::RyanTake {
             resource: random_resource(rng),
-        },
-        30 => Action::UseGregor {
+        }),
+        30 => Action::Helpers(HelpersAction::UseGregor {
             corner,
             city: rng.below(2) == 0,
-        },
-        31 => Action::UseStina {
+        }),
+        31 => Action::Helpers(HelpersAction::UseStina {
             give: random_resource(rng),
             get: random_set(rng),
-        },
-        32 => Action::UseDigur { desert: hex },
-        33 => Action::UseKaja {
+        }),
+        32 => Action::Helpers(HelpersAction::UseDigur { desert: hex }),
+        33 => Action::Helpers(HelpersAction::UseKaja {
             resource: random_resource(rng),
-        },
-        34 => Action::UseCarla { card },
-        35 => Action::HelperFlip,
-        36 => Action::HelperExchange {
+        }),
+        34 => Action::Helpers(HelpersAction::UseCarla { card }),
+        35 => Action::Helpers(HelpersAction::HelperFlip),
+        36 => Action::Helpers(HelpersAction::HelperExchange {
             helper: Helper::ALL[rng.below(12) as usize],
-        },
+        }),
         0 => Action::RollDice,
         1 => Action::BuildRoad { edge },
         2 => Action::BuildSettlement { corner },
@@ -159,7 +160,10 @@ fn covered(legal: &LegalActions, action: &Action) -> bool {
             matches!(
                 (r, action),
                 (Requirement::Discard { .. }, Action::Discard { .. })
-                    | (Requirement::UseStina { .. }, Action::UseStina { .. })
+                    | (
+                        Requirement::UseStina { .. },
+                        Action::Helpers(HelpersAction::UseStina { .. })
+                    )
                     | (Requirement::OfferTrade, Action::OfferTrade { .. })
                     | (Requirement::CounterOffer, Action::CounterOffer { .. })
             )
