@@ -151,6 +151,9 @@ pub enum Action {
     /// An action of The Helpers (flat on the wire: `{"type": "use_asla", …}`).
     #[serde(untagged)]
     Helpers(crate::helpers::HelpersAction),
+    /// An action of Frenemies (flat on the wire: `{"type": "offer_gift", …}`).
+    #[serde(untagged)]
+    Frenemies(crate::frenemies::FrenemiesAction),
 }
 
 impl Action {
@@ -177,6 +180,7 @@ impl Action {
             Action::CancelTrade => "cancel_trade",
             Action::EndTurn => "end_turn",
             Action::Helpers(a) => a.name(),
+            Action::Frenemies(a) => a.name(),
         }
     }
 }

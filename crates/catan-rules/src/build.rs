@@ -37,6 +37,7 @@ impl Game {
             | Phase::MoveRobber
             | Phase::Discard
             | Phase::Helpers(_)
+            | Phase::Frenemies(_)
                 if seat == self.current =>
             {
                 Err(self.wrong_phase(action))

@@ -26,6 +26,12 @@ impl Game {
         }
         self.check_afford(seat, &ResourceSet::DEV_CARD)?;
         self.pay(seat, &ResourceSet::DEV_CARD);
+        self.draw_dev_card(seat, out);
+        Ok(())
+    }
+
+    /// The top card of the deck to `seat`, as bought this turn (the deck is not empty).
+    pub(crate) fn draw_dev_card(&mut self, seat: Seat, out: &mut Vec<Event>) {
         self.deck_len -= 1;
         let card = self.deck[self.deck_len as usize];
         let p = &mut self.players[seat as usize];
@@ -35,7 +41,6 @@ impl Game {
             seat,
             card: Some(card),
         });
-        Ok(())
     }
 
     /// Common checks for playing `card`: own turn, before or after the roll (not in the

@@ -132,4 +132,7 @@ pub enum Event {
     /// An event of The Helpers (flat on the wire).
     #[serde(untagged)]
     Helpers(crate::helpers::HelpersEvent),
+    /// An event of Frenemies (flat on the wire).
+    #[serde(untagged)]
+    Frenemies(crate::frenemies::FrenemiesEvent),
 }

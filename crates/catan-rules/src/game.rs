@@ -100,6 +100,9 @@ pub enum Phase {
     /// The Helpers' own phase (flat on the wire: `{"phase": "helper_decision"}`).
     #[serde(untagged)]
     Helpers(crate::helpers::HelpersPhase),
+    /// Frenemies' own phases (flat: `{"phase": "gift_offered"}`, `{"phase": "return_token"}`).
+    #[serde(untagged)]
+    Frenemies(crate::frenemies::FrenemiesPhase),
 }
 
 /// An answer to the open domestic trade offer.
@@ -373,7 +376,7 @@ impl Game {
                 }
             }
             Phase::SpecialBuild { seat } => s.insert(seat),
-            Phase::Helpers(_) => self.hook_waiting_on(&mut s),
+            Phase::Helpers(_) | Phase::Frenemies(_) => self.hook_waiting_on(&mut s),
             _ => {
                 s.insert(self.current);
                 s.0 |= self.pending_responders().0;
@@ -464,6 +467,7 @@ impl Game {
             Action::CancelTrade => self.cancel_trade(seat, out),
             Action::EndTurn => self.end_turn(seat, out),
             Action::Helpers(a) => self.helpers_apply(seat, a, out),
+            Action::Frenemies(a) => self.frenemies_apply(seat, a, out),
         }
     }
 
@@ -506,6 +510,7 @@ impl Game {
             Phase::RoadBuilding { .. } => "place your free roads first",
             Phase::SpecialBuild { .. } => "this is the Special Building Phase",
             Phase::Helpers(p) => p.reason(),
+            Phase::Frenemies(p) => p.reason(),
             Phase::GameOver { .. } => "the game is over",
         }
     }

@@ -92,7 +92,11 @@ impl Game {
             // Victory points recomputed from scratch.
             let titles = 2 * (self.longest_road == Some(s as u8)) as usize
                 + 2 * (self.largest_army == Some(s as u8)) as usize;
-            let vp = settlements + 2 * cities + titles + p.dev[DevCard::VictoryPoint.index()] as usize;
+            let vp = settlements
+                + 2 * cities
+                + titles
+                + p.dev[DevCard::VictoryPoint.index()] as usize
+                + self.hook_public_vp(s as u8) as usize;
             if vp != self.victory_points(s as u8) as usize {
                 return Err(format!(
                     "seat {s}: VP {vp} from scratch != {}",

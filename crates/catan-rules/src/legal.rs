@@ -47,7 +47,7 @@ impl Game {
                     self.push_dev_plays(seat, acts);
                 }
             }
-            Phase::Helpers(_) => {}
+            Phase::Helpers(_) | Phase::Frenemies(_) => {}
             Phase::Discard => {
                 let count = self.discard_pending[seat as usize];
                 if count > 0 {

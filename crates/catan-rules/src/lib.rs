@@ -24,6 +24,7 @@ pub mod config;
 mod dev_cards;
 pub mod error;
 pub mod event;
+pub mod frenemies;
 pub mod game;
 pub mod helpers;
 mod invariants;

@@ -177,7 +177,7 @@ impl Game {
                     "the victim must be another player with a building on that hex and at least one card",
                 ))
             }
-            None if !victims.is_empty() => {
+            None if !victims.is_empty() && !self.hook_may_skip_steal(hex) => {
                 return Err(RuleError::robber(
                     "you must steal from one of the players on that hex",
                 ))

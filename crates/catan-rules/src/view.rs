@@ -147,6 +147,9 @@ pub struct View {
     pub legal: LegalActions,
     /// The Helpers scenario, when played.
     pub helpers: Option<HelpersView>,
+    /// Frenemies, when played (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frenemies: Option<crate::frenemies::FrenemiesView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -313,6 +316,7 @@ impl Game {
             waiting_on: self.waiting_on(),
             legal,
             helpers: None,
+            frenemies: None,
         };
         self.hook_view(viewer, &mut v);
         v
@@ -341,6 +345,7 @@ pub fn redact(event: &Event, viewer: Viewer) -> Event {
             card: if viewer.is(seat) { card } else { None },
         },
         Event::Helpers(ref e) => Event::Helpers(e.redact(viewer)),
+        Event::Frenemies(ref e) => Event::Frenemies(e.redact(viewer)),
         ref e => e.clone(),
     }
 }

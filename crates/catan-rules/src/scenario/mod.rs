@@ -22,17 +22,20 @@ use crate::action::{LegalActions, Seat, SeatSet};
 use crate::config::{GameConfig, Scenario};
 use crate::error::RuleError;
 use crate::event::Event;
+use crate::frenemies::FrenemiesState;
 use crate::game::{Game, Phase};
 use crate::helpers::HelpersState;
 use crate::rng::Rng;
 use crate::view::{View, Viewer};
 
 /// The active scenario and everything it adds to a game.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScenarioState {
     /// The base game (with the 5–6 extension when configured): no scenario.
     Base,
     Helpers(HelpersState),
+    Frenemies(FrenemiesState),
 }
 
 /// What a replaceable hook did with the core's step.
@@ -65,6 +68,7 @@ impl ScenarioState {
         match config.scenario {
             None => ScenarioState::Base,
             Some(Scenario::Helpers) => ScenarioState::Helpers(HelpersState::new(config, rng)),
+            Some(Scenario::Frenemies) => ScenarioState::Frenemies(FrenemiesState::new(config)),
         }
     }
 
@@ -81,6 +85,20 @@ impl ScenarioState {
             _ => None,
         }
     }
+
+    pub fn frenemies(&self) -> Option<&FrenemiesState> {
+        match self {
+            ScenarioState::Frenemies(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn frenemies_mut(&mut self) -> Option<&mut FrenemiesState> {
+        match self {
+            ScenarioState::Frenemies(f) => Some(f),
+            _ => None,
+        }
+    }
 }
 
 impl Game {
@@ -92,7 +110,7 @@ impl Game {
     /// Hook: right after `seat`'s last set-up road.
     pub(crate) fn hook_after_setup(&mut self, seat: Seat, out: &mut Vec<Event>) {
         match self.scenario {
-            ScenarioState::Base => {}
+            ScenarioState::Base | ScenarioState::Frenemies(_) => {}
             ScenarioState::Helpers(_) => self.helpers_after_setup(seat, out),
         }
     }
@@ -100,7 +118,7 @@ impl Game {
     /// Hook: after a production roll paid `receivers` (the phase is already `Main`).
     pub(crate) fn hook_after_production(&mut self, receivers: SeatSet, _out: &mut Vec<Event>) {
         match self.scenario {
-            ScenarioState::Base => {}
+            ScenarioState::Base | ScenarioState::Frenemies(_) => {}
             ScenarioState::Helpers(_) => self.helpers_after_production(receivers),
         }
     }
@@ -109,7 +127,7 @@ impl Game {
     /// robber move ([`Game::start_discards`]).
     pub(crate) fn hook_on_seven(&mut self, out: &mut Vec<Event>) -> Step {
         match self.scenario {
-            ScenarioState::Base => Step::Core,
+            ScenarioState::Base | ScenarioState::Frenemies(_) => Step::Core,
             ScenarioState::Helpers(_) => self.helpers_on_seven(out),
         }
     }
@@ -117,20 +135,31 @@ impl Game {
     /// Hook: `seat` moved the robber to `hex` (stealing from `victim`, if any).
     pub(crate) fn hook_robber_moved(
         &mut self,
-        _seat: Seat,
-        _hex: u8,
-        _victim: Option<Seat>,
-        _out: &mut Vec<Event>,
+        seat: Seat,
+        hex: u8,
+        victim: Option<Seat>,
+        out: &mut Vec<Event>,
     ) {
         match self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Frenemies(_) => self.frenemies_robber_moved(seat, hex, victim, out),
+        }
+    }
+
+    /// Hook: may the robber go to `hex` without stealing although someone could be
+    /// robbed there? (The core says no.)
+    pub(crate) fn hook_may_skip_steal(&self, hex: u8) -> bool {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) => false,
+            ScenarioState::Frenemies(_) => self.frenemies_may_skip_steal(hex),
         }
     }
 
     /// Hook: `seat` placed `built` (paid, free or during set-up).
-    pub(crate) fn hook_after_build(&mut self, _seat: Seat, _built: Built, _out: &mut Vec<Event>) {
-        match self.scenario {
-            ScenarioState::Base | ScenarioState::Helpers(_) => {}
+    pub(crate) fn hook_after_build(&mut self, seat: Seat, built: Built, out: &mut Vec<Event>) {
+        match (&self.scenario, built) {
+            (ScenarioState::Frenemies(_), Built::Road { edge }) => self.frenemies_after_road(seat, edge, out),
+            (ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_), _) => {}
         }
     }
 
@@ -138,7 +167,7 @@ impl Game {
     /// the core's step pays and draws from the deck.
     pub(crate) fn hook_buy_card(&mut self, _seat: Seat, _out: &mut Vec<Event>) -> Result<Step, RuleError> {
         match self.scenario {
-            ScenarioState::Base | ScenarioState::Helpers(_) => Ok(Step::Core),
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_) => Ok(Step::Core),
         }
     }
 
@@ -146,14 +175,16 @@ impl Game {
     pub(crate) fn hook_end_turn(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
         match self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Frenemies(_) => self.frenemies_end_turn(),
         }
     }
 
     /// Hook: public victory points the scenario adds for `seat`.
     #[inline]
-    pub(crate) fn hook_public_vp(&self, _seat: Seat) -> u8 {
-        match self.scenario {
+    pub(crate) fn hook_public_vp(&self, seat: Seat) -> u8 {
+        match &self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) => 0,
+            ScenarioState::Frenemies(f) => f.markers[seat as usize],
         }
     }
 
@@ -162,6 +193,7 @@ impl Game {
         match self.scenario {
             ScenarioState::Base => {}
             ScenarioState::Helpers(_) => self.helpers_legal(seat, out),
+            ScenarioState::Frenemies(_) => self.frenemies_legal(seat, out),
         }
     }
 
@@ -174,6 +206,7 @@ impl Game {
                     s.insert(seat);
                 }
             }
+            ScenarioState::Frenemies(_) => self.frenemies_waiting_on(s),
         }
     }
 
@@ -182,6 +215,7 @@ impl Game {
         match &self.scenario {
             ScenarioState::Base => {}
             ScenarioState::Helpers(h) => v.helpers = Some(self.helpers_view(h, viewer)),
+            ScenarioState::Frenemies(f) => v.frenemies = Some(self.frenemies_view(f, viewer)),
         }
     }
 
@@ -189,7 +223,7 @@ impl Game {
     /// (knights taken off the table, cards being looked at).
     pub(crate) fn hook_dev_cards_aside(&self) -> (u32, u32) {
         match &self.scenario {
-            ScenarioState::Base => (0, 0),
+            ScenarioState::Base | ScenarioState::Frenemies(_) => (0, 0),
             ScenarioState::Helpers(h) => h.dev_cards_aside(),
         }
     }
@@ -199,6 +233,7 @@ impl Game {
         match &self.scenario {
             ScenarioState::Base => Ok(()),
             ScenarioState::Helpers(h) => self.check_helper_invariants(h),
+            ScenarioState::Frenemies(f) => self.check_frenemies_invariants(f),
         }
     }
 
