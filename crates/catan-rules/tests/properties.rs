@@ -10,6 +10,7 @@
 //! the 5–6 player runs use half).
 
 use catan_bots::RandomBot;
+use catan_rules::frenemies::{FrenemiesAction, Guild};
 use catan_rules::HelpersAction;
 use catan_rules::{
     Action, DevCard, Game, GameConfig, Helper, LegalActions, Requirement, Resource, ResourceSet, Rng,
@@ -46,7 +47,30 @@ fn random_action(rng: &mut Rng, game: &Game) -> Action {
     let hex = rng.below(t.hex_count() as u32 + 2) as u8;
     let seat = rng.below(game.players() as u32 + 1) as u8;
     let card = DevCard::ALL[rng.below(5) as usize];
-    match rng.below(37) {
+    match rng.below(48) {
+        37 => Action::Frenemies(FrenemiesAction::OfferGift {
+            to: seat,
+            resource: random_resource(rng),
+        }),
+        38 => Action::Frenemies(FrenemiesAction::AcceptGift),
+        39 => Action::Frenemies(FrenemiesAction::RejectGift),
+        40 => Action::Frenemies(FrenemiesAction::AskOtherGift {
+            resource: random_resource(rng),
+        }),
+        41 => Action::Frenemies(FrenemiesAction::RedeemTraders {
+            give: random_resource(rng),
+            get: random_resource(rng),
+        }),
+        42 => Action::Frenemies(FrenemiesAction::RedeemMerchants {
+            resource: random_resource(rng),
+        }),
+        43 => Action::Frenemies(FrenemiesAction::RedeemRoadBuilders { edge }),
+        44 => Action::Frenemies(FrenemiesAction::RedeemScholars),
+        45 => Action::Frenemies(FrenemiesAction::RedeemMasterBuilders),
+        46 => Action::Frenemies(FrenemiesAction::ExchangeToken),
+        47 => Action::Frenemies(FrenemiesAction::ReturnToken {
+            guild: Guild::ALL[rng.below(5) as usize],
+        }),
         19 => Action::Helpers(HelpersAction::UseAsla {
             resource: random_resource(rng),
             first: seat,
@@ -299,5 +323,36 @@ proptest! {
     #[test]
     fn random_games_helpers_6_players(seed in any::<u64>(), trades in any::<bool>(), all in any::<bool>()) {
         play_checked(helpers(6, all), seed, trades)?;
+    }
+}
+
+fn frenemies(players: u8) -> GameConfig {
+    GameConfig::with_scenario(players, Some(Scenario::Frenemies))
+}
+
+// Frenemies: the base invariants plus token conservation (supply + held + redeemed = the
+// set's size, per guild) and VP markers (held + left = 8), checked by `check_invariants`;
+// refused actions (random Frenemies actions included) leave the game unchanged.
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_frenemies_3_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(frenemies(3), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_frenemies_4_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(frenemies(4), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_frenemies_6_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(frenemies(6), seed, trades)?;
     }
 }

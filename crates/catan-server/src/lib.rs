@@ -131,6 +131,7 @@ async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> 
     if let Err(e) = options.validate() {
         return json_error(StatusCode::BAD_REQUEST, e);
     }
+    let options = options.resolved();
     if state.registry.len() >= state.config.max_rooms {
         return json_error(StatusCode::SERVICE_UNAVAILABLE, "too many rooms; try again later");
     }
