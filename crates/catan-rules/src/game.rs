@@ -570,6 +570,7 @@ impl Game {
             seat,
             turn: self.turn,
         });
+        self.hook_turn_started(seat, out);
     }
 
     /// The game ends the moment the current player has the target during their own turn

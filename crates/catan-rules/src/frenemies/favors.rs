@@ -15,10 +15,7 @@ pub const TRADERS_PER_TURN: u8 = 2;
 impl Game {
     /// The checks every redemption shares, and the tokens for `guild`.
     fn check_redeem(&self, seat: Seat, guild: Guild, action: &'static str) -> Result<(), RuleError> {
-        self.require_own_turn(seat, action)?;
-        if self.phase != Phase::Main {
-            return Err(self.wrong_phase(action));
-        }
+        self.require_trade_phase(seat, action)?;
         let f = self.fs();
         if f.used == TokenUse::Exchanged {
             return Err(RuleError::favor(
@@ -162,10 +159,7 @@ impl Game {
     /// Exchange: draw 1 token, then return any 1 ([`FrenemiesPhase::ReturnToken`]).
     /// **Decision:** needs a token held since before this turn (it exchanges one).
     pub(crate) fn exchange_token(&mut self, seat: Seat, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        self.require_own_turn(seat, "exchange a token")?;
-        if self.phase != Phase::Main {
-            return Err(self.wrong_phase("exchange_token"));
-        }
+        self.require_trade_phase(seat, "exchange_token")?;
         let f = self.fs();
         match f.used {
             TokenUse::None => {}

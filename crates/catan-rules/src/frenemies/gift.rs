@@ -36,10 +36,7 @@ impl Game {
         resource: Resource,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        self.require_own_turn(seat, "offer a gift")?;
-        if self.phase != Phase::Main {
-            return Err(self.wrong_phase("offer_gift"));
-        }
+        self.require_trade_phase(seat, "offer_gift")?;
         if let Some(reason) = self.gift_refusal(seat, to) {
             return Err(RuleError::favor(reason));
         }

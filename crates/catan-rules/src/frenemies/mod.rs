@@ -2,7 +2,7 @@
 //! harmless robber move, a gift or a first connection of networks, and redeemed for
 //! favors on one's own turn. Joined to the core only through the scenario seam
 //! ([`crate::scenario`]): after a build (connections), after a robber move (harmless
-//! moves), at the end of a turn, for victory points (VP markers), legal actions, views
+//! moves), at the start of a turn, for victory points (VP markers), legal actions, views
 //! and invariants; its actions arrive as [`FrenemiesAction`] through
 //! [`Game::frenemies_apply`].
 
@@ -220,9 +220,9 @@ impl Game {
         }
     }
 
-    /// Hook: the end of the current player's turn: this turn's limits reset, and every
-    /// token drawn becomes usable on its holder's next own turn.
-    pub(crate) fn frenemies_end_turn(&mut self) {
+    /// Hook: a new turn begins: the last turn's limits reset, and every token drawn so far
+    /// (in a turn or a Special Building Phase) becomes usable on its holder's own turn.
+    pub(crate) fn frenemies_new_turn(&mut self) {
         let f = self.fs_mut();
         f.fresh = [[0; 5]; MAX_SEATS];
         f.used = TokenUse::None;

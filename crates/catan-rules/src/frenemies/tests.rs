@@ -521,6 +521,31 @@ fn no_favor_in_the_special_building_phase() {
 }
 
 #[test]
+fn tokens_drawn_in_a_special_building_phase_are_usable_on_the_next_own_turn() {
+    let mut g = blank(5);
+    let (_, x, _, e1, e0, _) = three_ways(&g);
+    settle(&mut g, 0, x);
+    road(&mut g, 1, e0);
+    ok(&mut g, 0, Action::EndTurn);
+    assert_eq!(g.phase, Phase::SpecialBuild { seat: 1 });
+    give(&mut g, 1, ResourceSet::ROAD);
+    ok(&mut g, 1, Action::BuildRoad { edge: e1 });
+    assert_eq!((held(&g, 1), held(&g, 0)), (3, 1));
+    for s in [1, 2, 3, 4] {
+        ok(&mut g, s, Action::EndTurn);
+    }
+    assert_eq!((g.phase, g.current), (Phase::Roll, 1));
+    main_phase(&mut g);
+    let guild = Guild::ALL
+        .into_iter()
+        .find(|&x| g.fs().held[1][x.index()] >= x.cost())
+        .unwrap();
+    assert!(g.fs().usable(1, guild) >= guild.cost());
+    tokens(&mut g, 1, Guild::Merchants, 1);
+    ok(&mut g, 1, fa(F::RedeemMerchants { resource: Ore }));
+}
+
+#[test]
 fn favors_only_on_ones_own_turn() {
     let mut g = blank(4);
     tokens(&mut g, 1, Guild::Merchants, 1);

@@ -3,7 +3,7 @@
 //! The active scenario's state is one field of [`Game`], a [`ScenarioState`] (`Copy`, so
 //! games still clone flat). The core calls one named hook per moment — after set-up,
 //! after production, on a 7, after a robber move, after a build, on buying a card, at
-//! the end of a turn, for victory points, legal actions, views and invariants — and each
+//! the end and the start of a turn, for victory points, legal actions, views and invariants — and each
 //! hook dispatches to the active scenario's module with one arm per scenario. Hooks that
 //! return a [`Step`] may replace the core's step rather than follow it (a scenario that
 //! brings its own robber or deck answers [`Step::Replaced`]).
@@ -174,8 +174,16 @@ impl Game {
     /// Hook: `seat` ends its own turn (before any Special Building Phase).
     pub(crate) fn hook_end_turn(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
         match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_) => {}
+        }
+    }
+
+    /// Hook: `seat`'s turn begins (after the previous turn and any Special Building
+    /// Phase).
+    pub(crate) fn hook_turn_started(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
+        match self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) => {}
-            ScenarioState::Frenemies(_) => self.frenemies_end_turn(),
+            ScenarioState::Frenemies(_) => self.frenemies_new_turn(),
         }
     }
 
