@@ -244,6 +244,50 @@ async fn a_game_with_the_helpers_over_websocket() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_of_frenemies_over_websocket() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let (code, room_id) = server
+        .create_room(json!({"players": 4, "bots": 2, "scenario": "frenemies", "seed": 5}))
+        .await;
+    let (_, info) = server.http("GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(info["options"]["victory_points"], 11);
+    let url = server.ws_url();
+    let mut ann = Client::join(&url, &code, "Ann").await;
+    let bo = Client::join(&url, &code, "Bo").await;
+    let spectator = Client::spectate(&url, &code).await;
+    ann.send(json!({"type": "start"})).await;
+    let a = tokio::spawn(play_to_end(ann, 3, true));
+    let b = tokio::spawn(play_to_end(bo, 4, false));
+    let s = tokio::spawn(play_to_end(spectator, 5, false));
+    let (_, view) = a.await.unwrap();
+    b.await.unwrap();
+    let (_, spec_view) = s.await.unwrap();
+    let winner = view["winner"].as_u64().unwrap() as usize;
+    assert!(view["players"][winner]["victory_points"].as_u64().unwrap() >= 11);
+    let f = &spec_view["frenemies"];
+    assert_eq!(f["holders"].as_array().unwrap().len(), 4);
+    let tokens: u64 = f["supply_count"].as_u64().unwrap()
+        + f["redeemed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum::<u64>()
+        + f["holders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["token_count"].as_u64().unwrap())
+            .sum::<u64>();
+    assert_eq!(tokens, 58, "favor tokens conserved in the spectator's view");
+    let record = server.wait_stored(&room_id).await;
+    assert_eq!(record["config"]["scenario"], "frenemies");
+    assert_eq!(record["config"]["victory_points"], 11);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_rules_host_bots_and_chat() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(Some(sqlite_url(&dir))).await;

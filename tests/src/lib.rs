@@ -331,6 +331,16 @@ pub fn assert_no_leak(seat: Option<u8>, msg: &ServerMsg, view: Option<&Value>) {
             }
         }
         assert!(view.get("deck").is_none());
+        // Frenemies: a player's token guilds only in their own view.
+        if let Some(holders) = view["frenemies"]["holders"].as_array() {
+            for h in holders {
+                let s = h["seat"].as_u64().unwrap() as u8;
+                if Some(s) != seat {
+                    assert!(h["tokens"].is_null(), "seat {seat:?} sees seat {s}'s tokens: {h}");
+                    assert!(h["fresh_tokens"].is_null());
+                }
+            }
+        }
     }
     if let ServerMsg::Update { events, .. } = msg {
         for e in events {
@@ -348,6 +358,27 @@ pub fn assert_no_leak(seat: Option<u8>, msg: &ServerMsg, view: Option<&Value>) {
                         card.is_some(),
                         seat == Some(*buyer),
                         "bought card reaches {seat:?}"
+                    );
+                }
+                catan_rules::Event::Frenemies(catan_rules::frenemies::FrenemiesEvent::TokensDrawn {
+                    seat: drawer,
+                    guilds,
+                    ..
+                }) => {
+                    assert_eq!(
+                        guilds.is_some(),
+                        seat == Some(*drawer),
+                        "drawn guilds reach {seat:?}"
+                    );
+                }
+                catan_rules::Event::Frenemies(catan_rules::frenemies::FrenemiesEvent::TokenReturned {
+                    seat: returner,
+                    guild,
+                }) => {
+                    assert_eq!(
+                        guild.is_some(),
+                        seat == Some(*returner),
+                        "returned guild reaches {seat:?}"
                     );
                 }
                 _ => {}

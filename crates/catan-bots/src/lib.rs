@@ -1,6 +1,7 @@
 //! Bots for `catan-rules`. They know nothing of the rules beyond what
 //! [`Game::legal_actions`] lists: any client could play the same way.
 
+use catan_rules::HelpersAction;
 use catan_rules::{Action, Game, LegalActions, Requirement, Resource, ResourceSet, Rng, Seat, SeatSet};
 
 /// Picks uniformly among the legal actions and requirements of its seat, filling in a
@@ -78,10 +79,10 @@ impl RandomBot {
                 let mut bank = game.bank();
                 bank[resource] = 0;
                 let k = 1 + self.rng.below(max as u32);
-                Action::UseStina {
+                Action::Helpers(HelpersAction::UseStina {
                     give: resource,
                     get: self.random_cards(bank, k),
-                }
+                })
             }
         })
     }

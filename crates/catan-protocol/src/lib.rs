@@ -37,7 +37,9 @@ pub struct RoomOptions {
     pub players: u8,
     /// How many of the seats are bots (the last ones). `bots == players` starts at once.
     pub bots: u8,
-    pub victory_points: u8,
+    /// The target; when not given, the scenario's (10, or 11 for `"frenemies"`).
+    pub victory_points: Option<u8>,
+    /// `null`, `"helpers"` or `"frenemies"`.
     pub scenario: Option<Scenario>,
     /// The Helpers: all remaining helpers in the display.
     pub all_helpers: bool,
@@ -56,7 +58,7 @@ impl Default for RoomOptions {
         RoomOptions {
             players: 4,
             bots: 0,
-            victory_points: 10,
+            victory_points: None,
             scenario: None,
             all_helpers: false,
             tokens: TokenPlacement::Spiral,
@@ -67,10 +69,23 @@ impl Default for RoomOptions {
 }
 
 impl RoomOptions {
+    /// The victory point target: as given, or the scenario's default.
+    pub fn target(&self) -> u8 {
+        self.victory_points
+            .unwrap_or(Scenario::default_victory_points(self.scenario))
+    }
+
+    /// The options with every default that depends on others filled in (what a room
+    /// echoes back).
+    pub fn resolved(mut self) -> RoomOptions {
+        self.victory_points = Some(self.target());
+        self
+    }
+
     pub fn game_config(&self) -> GameConfig {
         GameConfig {
             players: self.players,
-            victory_points: self.victory_points,
+            victory_points: self.target(),
             tokens: self.tokens,
             layout: None,
             special_building: self.special_building,
@@ -290,6 +305,14 @@ mod tests {
         assert_eq!(o, RoomOptions::default());
         let o: RoomOptions = serde_json::from_str(r#"{"players":5,"scenario":"helpers"}"#).unwrap();
         assert!(o.validate().is_ok());
+        let o: RoomOptions = serde_json::from_str(r#"{"players":3,"scenario":"frenemies"}"#).unwrap();
+        assert!(o.validate().is_ok());
+        assert_eq!(o.game_config().victory_points, 11);
+        assert_eq!(o.clone().resolved().victory_points, Some(11));
+        let o: RoomOptions =
+            serde_json::from_str(r#"{"players":6,"scenario":"frenemies","victory_points":12}"#).unwrap();
+        assert_eq!(o.game_config().victory_points, 12);
+        assert_eq!(RoomOptions::default().game_config().victory_points, 10);
         let o: RoomOptions = serde_json::from_str(r#"{"players":7}"#).unwrap();
         assert!(o.validate().is_err());
         assert!(serde_json::from_str::<RoomOptions>(r#"{"colour":1}"#).is_err());

@@ -148,84 +148,12 @@ pub enum Action {
     /// End your turn (or, in the Special Building Phase, your special build turn).
     EndTurn,
 
-    // ----- The Helpers (scenario) ----------------------------------------------------
-    /// Asla: ask `first` (then `second`) for 1 `resource` each.
-    UseAsla {
-        resource: Resource,
-        first: Seat,
-        second: Option<Seat>,
-    },
-    /// Asla follow-up: give the next player who gave you a card 1 `resource` back.
-    AslaReturn {
-        resource: Resource,
-    },
-    /// Yngvi: build a road paying `with` instead of `replace` (brick or lumber).
-    BuildRoadWithYngvi {
-        edge: u8,
-        replace: Resource,
-        with: Resource,
-    },
-    /// Hilda: after a non-7 roll that gave you nothing, take 1 `resource` from the bank.
-    UseHilda {
-        resource: Resource,
-    },
-    DeclineHilda,
-    /// Högni: move one of your end roads from `from` to `to`.
-    UseHogni {
-        from: u8,
-        to: u8,
-    },
-    /// Thorolf follow-up (7 or fewer cards on a rolled 7): take 1 `resource`.
-    ThorolfTake {
-        resource: Resource,
-    },
-    /// Diara: buy a development card, optionally paying `with` instead of `replace`, then
-    /// look at the top 3 cards.
-    BuyDevelopmentCardWithDiara {
-        replace: Option<Resource>,
-        with: Option<Resource>,
-    },
-    /// Diara follow-up: keep the looked-at card number `index`.
-    DiaraKeep {
-        index: u8,
-    },
-    /// Ryan: look at `target`'s hand (someone with more visible points).
-    UseRyan {
-        target: Seat,
-    },
-    /// Ryan follow-up: take 1 `resource` from the revealed hand.
-    RyanTake {
-        resource: Resource,
-    },
-    /// Gregor: remove one played knight and build a settlement (1 brick + 1 lumber) or a
-    /// city (2 ore + 1 grain) at `corner`.
-    UseGregor {
-        corner: u8,
-        city: bool,
-    },
-    /// Stina: give 2 `give` for each card of `get`, all at once.
-    UseStina {
-        give: Resource,
-        get: ResourceSet,
-    },
-    /// Digur: chase the robber to `desert` and take 1 of what the hex it left produces.
-    UseDigur {
-        desert: u8,
-    },
-    /// Kaja: take 1 `resource`: what the robber's hex produces, or any on a desert.
-    UseKaja {
-        resource: Resource,
-    },
-    /// Carla: put one unplayed `card` under the deck and draw the top card.
-    UseCarla {
-        card: DevCard,
-    },
-    /// After using a sun-side helper: keep it, moon side up.
-    HelperFlip,
-    /// After using a helper: return it to the display and take `helper` from there.
-    HelperExchange {
-        helper: crate::helpers::Helper,
-    },
+    /// An action of The Helpers (flat on the wire: `{"type": "use_asla", …}`).
+    #[serde(untagged)]
+    Helpers(crate::helpers::HelpersAction),
+    /// An action of Frenemies (flat on the wire: `{"type": "offer_gift", …}`).
+    #[serde(untagged)]
+    Frenemies(crate::frenemies::FrenemiesAction),
 }
 
 impl Action {
@@ -251,24 +179,8 @@ impl Action {
             Action::ConfirmTrade { .. } => "confirm_trade",
             Action::CancelTrade => "cancel_trade",
             Action::EndTurn => "end_turn",
-            Action::UseAsla { .. } => "use_asla",
-            Action::AslaReturn { .. } => "asla_return",
-            Action::BuildRoadWithYngvi { .. } => "build_road_with_yngvi",
-            Action::UseHilda { .. } => "use_hilda",
-            Action::DeclineHilda => "decline_hilda",
-            Action::UseHogni { .. } => "use_hogni",
-            Action::ThorolfTake { .. } => "thorolf_take",
-            Action::BuyDevelopmentCardWithDiara { .. } => "buy_development_card_with_diara",
-            Action::DiaraKeep { .. } => "diara_keep",
-            Action::UseRyan { .. } => "use_ryan",
-            Action::RyanTake { .. } => "ryan_take",
-            Action::UseGregor { .. } => "use_gregor",
-            Action::UseStina { .. } => "use_stina",
-            Action::UseDigur { .. } => "use_digur",
-            Action::UseKaja { .. } => "use_kaja",
-            Action::UseCarla { .. } => "use_carla",
-            Action::HelperFlip => "helper_flip",
-            Action::HelperExchange { .. } => "helper_exchange",
+            Action::Helpers(a) => a.name(),
+            Action::Frenemies(a) => a.name(),
         }
     }
 }

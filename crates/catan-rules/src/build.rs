@@ -7,6 +7,7 @@ use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{bit, Game, Phase};
 use crate::resources::ResourceSet;
+use crate::scenario::Built;
 
 /// How a placement is paid for in the current phase.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -35,7 +36,8 @@ impl Game {
             | Phase::RoadBuilding { .. }
             | Phase::MoveRobber
             | Phase::Discard
-            | Phase::HelperDecision
+            | Phase::Helpers(_)
+            | Phase::Frenemies(_)
                 if seat == self.current =>
             {
                 Err(self.wrong_phase(action))
@@ -102,8 +104,8 @@ impl Game {
         match self.phase {
             Phase::SetupRoad { .. } => {
                 if self.setup_index >= self.n {
-                    // Hook: the second settlement and road are down.
-                    self.helpers_after_setup(seat, out);
+                    // The second settlement and road are down.
+                    self.hook_after_setup(seat, out);
                 }
                 self.setup_index += 1;
                 if self.setup_index == 2 * self.n {
@@ -134,6 +136,7 @@ impl Game {
         out.push(Event::RoadBuilt { seat, edge });
         self.recompute_road(seat);
         self.update_longest_road(out);
+        self.hook_after_build(seat, Built::Road { edge }, out);
     }
 
     pub(crate) fn place_road(&mut self, seat: Seat, edge: u8) {
@@ -192,6 +195,7 @@ impl Game {
         } else {
             self.after_settlement_cut(seat, corner, out);
         }
+        self.hook_after_build(seat, Built::Settlement { corner }, out);
         Ok(())
     }
 
@@ -247,6 +251,7 @@ impl Game {
         p.cities_left -= 1;
         p.settlements_left += 1;
         out.push(Event::CityBuilt { seat, corner });
+        self.hook_after_build(seat, Built::City { corner }, out);
     }
 
     /// Where a settlement may stand: a free corner respecting the distance rule, reached

@@ -34,6 +34,18 @@ pub struct GameConfig {
 pub enum Scenario {
     /// CATAN – The Helpers (`helpers.md`).
     Helpers,
+    /// Catan Frenemies (`frenemies.md`): favor tokens and the five guilds.
+    Frenemies,
+}
+
+impl Scenario {
+    /// The victory point target when none is given (Frenemies plays to 11).
+    pub fn default_victory_points(scenario: Option<Scenario>) -> u8 {
+        match scenario {
+            Some(Scenario::Frenemies) => 11,
+            _ => 10,
+        }
+    }
 }
 
 impl Default for GameConfig {
@@ -59,6 +71,16 @@ impl GameConfig {
     pub fn with_players(players: u8) -> Self {
         GameConfig {
             players,
+            ..Self::default()
+        }
+    }
+
+    /// `players` seats playing `scenario` to its default target.
+    pub fn with_scenario(players: u8, scenario: Option<Scenario>) -> Self {
+        GameConfig {
+            players,
+            scenario,
+            victory_points: Scenario::default_victory_points(scenario),
             ..Self::default()
         }
     }

@@ -6,6 +6,7 @@ use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{Game, Phase};
 use crate::resources::{Resource, ResourceSet};
+use crate::scenario::Step;
 
 impl Game {
     pub(crate) fn buy_dev_card(&mut self, seat: Seat, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -17,11 +18,20 @@ impl Game {
             }
             _ => return Err(RuleError::turn("buy a development card")),
         }
+        if self.hook_buy_card(seat, out)? == Step::Replaced {
+            return Ok(());
+        }
         if self.deck_len == 0 {
             return Err(RuleError::DeckEmpty);
         }
         self.check_afford(seat, &ResourceSet::DEV_CARD)?;
         self.pay(seat, &ResourceSet::DEV_CARD);
+        self.draw_dev_card(seat, out);
+        Ok(())
+    }
+
+    /// The top card of the deck to `seat`, as bought this turn (the deck is not empty).
+    pub(crate) fn draw_dev_card(&mut self, seat: Seat, out: &mut Vec<Event>) {
         self.deck_len -= 1;
         let card = self.deck[self.deck_len as usize];
         let p = &mut self.players[seat as usize];
@@ -31,7 +41,6 @@ impl Game {
             seat,
             card: Some(card),
         });
-        Ok(())
     }
 
     /// Common checks for playing `card`: own turn, before or after the roll (not in the

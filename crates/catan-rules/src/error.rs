@@ -41,6 +41,8 @@ pub enum RuleError {
     Robber { reason: Cow<'static, str> },
     #[error("cannot use the helper: {reason}")]
     Helper { reason: Cow<'static, str> },
+    #[error("favor tokens: {reason}")]
+    Favor { reason: Cow<'static, str> },
 }
 
 impl RuleError {
@@ -82,6 +84,11 @@ impl RuleError {
     }
     pub(crate) fn helper(reason: &'static str) -> Self {
         RuleError::Helper {
+            reason: Cow::Borrowed(reason),
+        }
+    }
+    pub(crate) fn favor(reason: &'static str) -> Self {
+        RuleError::Favor {
             reason: Cow::Borrowed(reason),
         }
     }

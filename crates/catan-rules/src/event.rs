@@ -2,7 +2,6 @@
 
 use crate::action::{DevCard, Seat, SeatSet};
 use crate::config::MAX_SEATS;
-use crate::helpers::Helper;
 use crate::resources::{Resource, ResourceSet};
 use serde::{Deserialize, Serialize};
 
@@ -130,72 +129,10 @@ pub enum Event {
         points: [u8; MAX_SEATS],
     },
 
-    // ----- The Helpers ---------------------------------------------------------------
-    HelperTaken {
-        seat: Seat,
-        helper: Helper,
-    },
-    HelperUsed {
-        seat: Seat,
-        helper: Helper,
-    },
-    HelperFlipped {
-        seat: Seat,
-        helper: Helper,
-    },
-    HelperExchanged {
-        seat: Seat,
-        returned: Helper,
-        took: Helper,
-    },
-    /// What a helper's user paid (Yngvi, Diara, Gregor substitute payments).
-    HelperPaid {
-        seat: Seat,
-        cards: ResourceSet,
-    },
-    /// Cards a helper took from the bank (Hilda, Thorolf, Digur, Kaja).
-    HelperGained {
-        seat: Seat,
-        helper: Helper,
-        cards: ResourceSet,
-    },
-    /// Thorolf spared his holder the discard.
-    DiscardPrevented {
-        seat: Seat,
-    },
-    AslaGave {
-        from: Seat,
-        to: Seat,
-        resource: Resource,
-    },
-    AslaReturned {
-        seat: Seat,
-        to: Seat,
-        resource: Resource,
-    },
-    RoadMoved {
-        seat: Seat,
-        from: u8,
-        to: u8,
-    },
-    KnightRemoved {
-        seat: Seat,
-    },
-    /// Diara looked at `count` cards (which ones only the user sees, in its view).
-    DiaraLooked {
-        seat: Seat,
-        count: u8,
-    },
-    /// Ryan looked at `target`'s hand and took a card; its type only for both players.
-    RyanTook {
-        seat: Seat,
-        target: Seat,
-        resource: Option<Resource>,
-    },
-    /// Carla put a card under the deck and drew one; types only for the user.
-    CarlaSwapped {
-        seat: Seat,
-        put: Option<DevCard>,
-        drew: Option<DevCard>,
-    },
+    /// An event of The Helpers (flat on the wire).
+    #[serde(untagged)]
+    Helpers(crate::helpers::HelpersEvent),
+    /// An event of Frenemies (flat on the wire).
+    #[serde(untagged)]
+    Frenemies(crate::frenemies::FrenemiesEvent),
 }

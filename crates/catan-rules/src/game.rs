@@ -10,6 +10,7 @@ use crate::error::RuleError;
 use crate::event::Event;
 use crate::resources::ResourceSet;
 use crate::rng::Rng;
+use crate::scenario::ScenarioState;
 use serde::{Deserialize, Serialize};
 
 pub const MAX_DECK: usize = 34;
@@ -93,11 +94,15 @@ pub enum Phase {
     SpecialBuild {
         seat: Seat,
     },
-    /// A scenario follow-up decision (The Helpers): see the scenario state's `pending`.
-    HelperDecision,
     GameOver {
         winner: Seat,
     },
+    /// The Helpers' own phase (flat on the wire: `{"phase": "helper_decision"}`).
+    #[serde(untagged)]
+    Helpers(crate::helpers::HelpersPhase),
+    /// Frenemies' own phases (flat: `{"phase": "gift_offered"}`, `{"phase": "return_token"}`).
+    #[serde(untagged)]
+    Frenemies(crate::frenemies::FrenemiesPhase),
 }
 
 /// An answer to the open domestic trade offer.
@@ -159,8 +164,8 @@ pub struct Game {
     pub(crate) offer: Option<TradeOffer>,
     /// Development cards played so far, by kind (for the conservation check and views).
     pub(crate) cards_played: [u8; 5],
-    /// The Helpers scenario, when played.
-    pub(crate) helpers: Option<crate::helpers::HelpersState>,
+    /// The active scenario's state: the scenario seam ([`crate::scenario`]).
+    pub(crate) scenario: ScenarioState,
     pub(crate) actions_applied: u32,
 }
 
@@ -205,8 +210,7 @@ impl Game {
         rng.shuffle(&mut deck[..len]);
         let n = config.players;
         let first = rng.below(n as u32) as Seat;
-        let helpers =
-            Game::helpers_enabled(&config).then(|| crate::helpers::HelpersState::new(&config, &mut rng));
+        let scenario = ScenarioState::new(&config, &mut rng);
         Ok(Game {
             config,
             seed,
@@ -238,7 +242,7 @@ impl Game {
             largest_army: None,
             offer: None,
             cards_played: [0; 5],
-            helpers,
+            scenario,
             actions_applied: 0,
         })
     }
@@ -341,7 +345,7 @@ impl Game {
         if self.largest_army == Some(seat) {
             vp += 2;
         }
-        vp
+        vp + self.hook_public_vp(seat)
     }
 
     /// All points, Victory Point cards included.
@@ -372,11 +376,7 @@ impl Game {
                 }
             }
             Phase::SpecialBuild { seat } => s.insert(seat),
-            Phase::HelperDecision => {
-                if let Some(seat) = self.helpers.as_ref().and_then(|h| h.pending.seat()) {
-                    s.insert(seat);
-                }
-            }
+            Phase::Helpers(_) | Phase::Frenemies(_) => self.hook_waiting_on(&mut s),
             _ => {
                 s.insert(self.current);
                 s.0 |= self.pending_responders().0;
@@ -466,30 +466,8 @@ impl Game {
             Action::ConfirmTrade { with } => self.confirm_trade(seat, with, out),
             Action::CancelTrade => self.cancel_trade(seat, out),
             Action::EndTurn => self.end_turn(seat, out),
-            Action::UseAsla {
-                resource,
-                first,
-                second,
-            } => self.use_asla(seat, resource, first, second, out),
-            Action::AslaReturn { resource } => self.asla_return(seat, resource, out),
-            Action::BuildRoadWithYngvi { edge, replace, with } => {
-                self.use_yngvi(seat, edge, replace, with, out)
-            }
-            Action::UseHilda { resource } => self.use_hilda(seat, resource, out),
-            Action::DeclineHilda => self.decline_hilda(seat),
-            Action::UseHogni { from, to } => self.use_hogni(seat, from, to, out),
-            Action::ThorolfTake { resource } => self.thorolf_take(seat, resource, out),
-            Action::BuyDevelopmentCardWithDiara { replace, with } => self.use_diara(seat, replace, with, out),
-            Action::DiaraKeep { index } => self.diara_keep(seat, index, out),
-            Action::UseRyan { target } => self.use_ryan(seat, target, out),
-            Action::RyanTake { resource } => self.ryan_take(seat, resource, out),
-            Action::UseGregor { corner, city } => self.use_gregor(seat, corner, city, out),
-            Action::UseStina { give, get } => self.use_stina(seat, give, get, out),
-            Action::UseDigur { desert } => self.use_digur(seat, desert, out),
-            Action::UseKaja { resource } => self.use_kaja(seat, resource, out),
-            Action::UseCarla { card } => self.use_carla(seat, card, out),
-            Action::HelperFlip => self.helper_flip(seat, out),
-            Action::HelperExchange { helper } => self.helper_exchange(seat, helper, out),
+            Action::Helpers(a) => self.helpers_apply(seat, a, out),
+            Action::Frenemies(a) => self.frenemies_apply(seat, a, out),
         }
     }
 
@@ -531,7 +509,8 @@ impl Game {
             Phase::Main => "the dice have already been rolled",
             Phase::RoadBuilding { .. } => "place your free roads first",
             Phase::SpecialBuild { .. } => "this is the Special Building Phase",
-            Phase::HelperDecision => "a helper decision is pending",
+            Phase::Helpers(p) => p.reason(),
+            Phase::Frenemies(p) => p.reason(),
             Phase::GameOver { .. } => "the game is over",
         }
     }
@@ -547,6 +526,7 @@ impl Game {
                     return Err(RuleError::turn("end the turn"));
                 }
                 self.offer = None;
+                self.hook_end_turn(seat, out);
                 out.push(Event::TurnEnded { seat });
                 let next = (seat + 1) % self.n;
                 if self.config.special_building() {
@@ -590,6 +570,7 @@ impl Game {
             seat,
             turn: self.turn,
         });
+        self.hook_turn_started(seat, out);
     }
 
     /// The game ends the moment the current player has the target during their own turn

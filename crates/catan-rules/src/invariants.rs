@@ -30,16 +30,7 @@ impl Game {
         let held: u32 = self.players[..n].iter().map(|p| p.dev_total()).sum();
         let knights: u32 = self.players[..n].iter().map(|p| p.knights as u32).sum();
         let played: u32 = self.cards_played.iter().map(|&c| c as u32).sum();
-        let (removed, looking) = match &self.helpers {
-            Some(h) => (
-                h.knights_removed as u32,
-                match h.pending {
-                    crate::helpers::Pending::DiaraKeep { count, .. } => count as u32,
-                    _ => 0,
-                },
-            ),
-            None => (0, 0),
-        };
+        let (removed, looking) = self.hook_dev_cards_aside();
         let knights = knights + removed;
         let held = held + looking;
         if knights != self.cards_played[DevCard::Knight.index()] as u32 {
@@ -101,7 +92,11 @@ impl Game {
             // Victory points recomputed from scratch.
             let titles = 2 * (self.longest_road == Some(s as u8)) as usize
                 + 2 * (self.largest_army == Some(s as u8)) as usize;
-            let vp = settlements + 2 * cities + titles + p.dev[DevCard::VictoryPoint.index()] as usize;
+            let vp = settlements
+                + 2 * cities
+                + titles
+                + p.dev[DevCard::VictoryPoint.index()] as usize
+                + self.hook_public_vp(s as u8) as usize;
             if vp != self.victory_points(s as u8) as usize {
                 return Err(format!(
                     "seat {s}: VP {vp} from scratch != {}",
@@ -144,7 +139,7 @@ impl Game {
                 }
             }
         }
-        self.check_helper_invariants()?;
+        self.hook_invariants()?;
         if let Phase::GameOver { winner } = self.phase {
             if self.victory_points(winner) < self.config.victory_points {
                 return Err(format!("winner {winner} below the target"));

@@ -45,10 +45,9 @@ impl Game {
                 if seat == self.current {
                     acts.push(Action::RollDice);
                     self.push_dev_plays(seat, acts);
-                    self.push_helper_actions(seat, acts, &mut out.requirements);
                 }
             }
-            Phase::HelperDecision => self.push_pending_actions(seat, acts),
+            Phase::Helpers(_) | Phase::Frenemies(_) => {}
             Phase::Discard => {
                 let count = self.discard_pending[seat as usize];
                 if count > 0 {
@@ -109,7 +108,6 @@ impl Game {
                     if self.players[seat as usize].hand.total() > 0 {
                         out.requirements.push(Requirement::OfferTrade);
                     }
-                    self.push_helper_actions(seat, acts, &mut out.requirements);
                 } else if self.pending_responders().contains(seat) {
                     let o = self.offer.as_ref().unwrap();
                     let hand = &self.players[seat as usize].hand;
@@ -123,6 +121,7 @@ impl Game {
                 }
             }
         }
+        self.hook_legal(seat, out);
     }
 
     fn push_builds(&self, seat: Seat, acts: &mut Vec<Action>) {

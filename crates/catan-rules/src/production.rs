@@ -8,6 +8,7 @@ use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{bit, Game, Phase};
 use crate::resources::{Resource, ResourceSet};
+use crate::scenario::Step;
 
 impl Game {
     pub(crate) fn roll_dice(&mut self, seat: Seat, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -21,12 +22,13 @@ impl Game {
         out.push(Event::DiceRolled { seat, dice });
         let sum = dice[0] + dice[1];
         if sum == 7 {
-            self.start_discards(out);
+            if self.hook_on_seven(out) == Step::Core {
+                self.start_discards(None, out);
+            }
         } else {
             let receivers = self.produce(sum, out);
             self.phase = Phase::Main;
-            // Hook: after a production roll (Hilda).
-            self.helpers_after_production(receivers);
+            self.hook_after_production(receivers, out);
         }
         Ok(())
     }
@@ -89,19 +91,14 @@ impl Game {
     }
 
     /// After a rolled 7: everyone with more than 7 cards must give up half (rounded
-    /// down); the game waits for all of them, then the robber moves.
-    fn start_discards(&mut self, out: &mut Vec<Event>) {
+    /// down); the game waits for all of them, then the robber moves. `exempt` (a
+    /// scenario's choice) discards nothing; returns whether the exemption was needed.
+    pub(crate) fn start_discards(&mut self, exempt: Option<Seat>, out: &mut Vec<Event>) -> bool {
         let mut any = false;
-        // Hook: Thorolf spares his holder the discard (and acts before the turn proceeds).
-        let thorolf = if self.helpers.is_some() {
-            self.thorolf_holder()
-        } else {
-            None
-        };
         let mut exempted = false;
         for s in 0..self.n {
             let total = self.players[s as usize].hand.total();
-            if total > 7 && thorolf == Some(s) {
+            if total > 7 && exempt == Some(s) {
                 exempted = true;
             } else if total > 7 {
                 let count = (total / 2) as u8;
@@ -111,9 +108,7 @@ impl Game {
             }
         }
         self.phase = if any { Phase::Discard } else { Phase::MoveRobber };
-        if let Some(holder) = thorolf {
-            self.helpers_on_seven(holder, exempted, out);
-        }
+        exempted
     }
 
     pub(crate) fn discard(
@@ -182,7 +177,7 @@ impl Game {
                     "the victim must be another player with a building on that hex and at least one card",
                 ))
             }
-            None if !victims.is_empty() => {
+            None if !victims.is_empty() && !self.hook_may_skip_steal(hex) => {
                 return Err(RuleError::robber(
                     "you must steal from one of the players on that hex",
                 ))
@@ -195,6 +190,7 @@ impl Game {
             self.steal(seat, v, out);
         }
         self.phase = if self.rolled { Phase::Main } else { Phase::Roll };
+        self.hook_robber_moved(seat, hex, victim, out);
         Ok(())
     }
 }

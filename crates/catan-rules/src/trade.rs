@@ -20,8 +20,9 @@ impl Game {
         }
     }
 
-    /// Trading happens only in the current player's own turn after the roll.
-    fn require_trade_phase(&self, seat: Seat, action: &'static str) -> Result<(), RuleError> {
+    /// Trading happens only in the current player's own turn after the roll (so do
+    /// Frenemies' gifts and favors).
+    pub(crate) fn require_trade_phase(&self, seat: Seat, action: &'static str) -> Result<(), RuleError> {
         self.require_own_turn(seat, action)?;
         if self.phase != Phase::Main {
             return Err(self.wrong_phase(action));

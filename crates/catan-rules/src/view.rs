@@ -22,7 +22,7 @@ pub enum Viewer {
 }
 
 impl Viewer {
-    fn is(self, seat: Seat) -> bool {
+    pub(crate) fn is(self, seat: Seat) -> bool {
         self == Viewer::Seat(seat)
     }
 }
@@ -147,6 +147,9 @@ pub struct View {
     pub legal: LegalActions,
     /// The Helpers scenario, when played.
     pub helpers: Option<HelpersView>,
+    /// Frenemies, when played (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frenemies: Option<crate::frenemies::FrenemiesView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,7 +210,7 @@ impl Game {
         }
     }
 
-    fn helpers_view(&self, h: &crate::helpers::HelpersState, viewer: Viewer) -> HelpersView {
+    pub(crate) fn helpers_view(&self, h: &crate::helpers::HelpersState, viewer: Viewer) -> HelpersView {
         let pending = (h.pending != Pending::None).then_some(h.pending);
         let looked_at = match h.pending {
             Pending::DiaraKeep { seat, cards, count } if viewer.is(seat) => {
@@ -288,7 +291,7 @@ impl Game {
             Viewer::Seat(s) => self.legal_actions(s),
             Viewer::Spectator => LegalActions::default(),
         };
-        View {
+        let mut v = View {
             viewer,
             config: self.config,
             board: None,
@@ -312,8 +315,11 @@ impl Game {
             winner: self.winner(),
             waiting_on: self.waiting_on(),
             legal,
-            helpers: self.helpers.as_ref().map(|h| self.helpers_view(h, viewer)),
-        }
+            helpers: None,
+            frenemies: None,
+        };
+        self.hook_view(viewer, &mut v);
+        v
     }
 }
 
@@ -338,27 +344,8 @@ pub fn redact(event: &Event, viewer: Viewer) -> Event {
             seat,
             card: if viewer.is(seat) { card } else { None },
         },
-        Event::RyanTook {
-            seat,
-            target,
-            resource,
-        } => Event::RyanTook {
-            seat,
-            target,
-            resource: if viewer.is(seat) || viewer.is(target) {
-                resource
-            } else {
-                None
-            },
-        },
-        Event::CarlaSwapped { seat, put, drew } => {
-            let own = viewer.is(seat);
-            Event::CarlaSwapped {
-                seat,
-                put: if own { put } else { None },
-                drew: if own { drew } else { None },
-            }
-        }
+        Event::Helpers(ref e) => Event::Helpers(e.redact(viewer)),
+        Event::Frenemies(ref e) => Event::Frenemies(e.redact(viewer)),
         ref e => e.clone(),
     }
 }

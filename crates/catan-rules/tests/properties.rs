@@ -10,6 +10,8 @@
 //! the 5–6 player runs use half).
 
 use catan_bots::RandomBot;
+use catan_rules::frenemies::{FrenemiesAction, Guild};
+use catan_rules::HelpersAction;
 use catan_rules::{
     Action, DevCard, Game, GameConfig, Helper, LegalActions, Requirement, Resource, ResourceSet, Rng,
     Scenario, Seat, SeatSet,
@@ -45,8 +47,31 @@ fn random_action(rng: &mut Rng, game: &Game) -> Action {
     let hex = rng.below(t.hex_count() as u32 + 2) as u8;
     let seat = rng.below(game.players() as u32 + 1) as u8;
     let card = DevCard::ALL[rng.below(5) as usize];
-    match rng.below(37) {
-        19 => Action::UseAsla {
+    match rng.below(48) {
+        37 => Action::Frenemies(FrenemiesAction::OfferGift {
+            to: seat,
+            resource: random_resource(rng),
+        }),
+        38 => Action::Frenemies(FrenemiesAction::AcceptGift),
+        39 => Action::Frenemies(FrenemiesAction::RejectGift),
+        40 => Action::Frenemies(FrenemiesAction::AskOtherGift {
+            resource: random_resource(rng),
+        }),
+        41 => Action::Frenemies(FrenemiesAction::RedeemTraders {
+            give: random_resource(rng),
+            get: random_resource(rng),
+        }),
+        42 => Action::Frenemies(FrenemiesAction::RedeemMerchants {
+            resource: random_resource(rng),
+        }),
+        43 => Action::Frenemies(FrenemiesAction::RedeemRoadBuilders { edge }),
+        44 => Action::Frenemies(FrenemiesAction::RedeemScholars),
+        45 => Action::Frenemies(FrenemiesAction::RedeemMasterBuilders),
+        46 => Action::Frenemies(FrenemiesAction::ExchangeToken),
+        47 => Action::Frenemies(FrenemiesAction::ReturnToken {
+            guild: Guild::ALL[rng.below(5) as usize],
+        }),
+        19 => Action::Helpers(HelpersAction::UseAsla {
             resource: random_resource(rng),
             first: seat,
             second: if rng.below(2) == 0 {
@@ -54,54 +79,54 @@ fn random_action(rng: &mut Rng, game: &Game) -> Action {
             } else {
                 Some(rng.below(7) as u8)
             },
-        },
-        20 => Action::AslaReturn {
+        }),
+        20 => Action::Helpers(HelpersAction::AslaReturn {
             resource: random_resource(rng),
-        },
-        21 => Action::BuildRoadWithYngvi {
+        }),
+        21 => Action::Helpers(HelpersAction::BuildRoadWithYngvi {
             edge,
             replace: random_resource(rng),
             with: random_resource(rng),
-        },
-        22 => Action::UseHilda {
+        }),
+        22 => Action::Helpers(HelpersAction::UseHilda {
             resource: random_resource(rng),
-        },
-        23 => Action::DeclineHilda,
-        24 => Action::UseHogni {
+        }),
+        23 => Action::Helpers(HelpersAction::DeclineHilda),
+        24 => Action::Helpers(HelpersAction::UseHogni {
             from: edge,
             to: rng.below(t.edge_count() as u32) as u8,
-        },
-        25 => Action::ThorolfTake {
+        }),
+        25 => Action::Helpers(HelpersAction::ThorolfTake {
             resource: random_resource(rng),
-        },
-        26 => Action::BuyDevelopmentCardWithDiara {
+        }),
+        26 => Action::Helpers(HelpersAction::BuyDevelopmentCardWithDiara {
             replace: (rng.below(2) == 0).then(|| random_resource(rng)),
             with: (rng.below(2) == 0).then(|| random_resource(rng)),
-        },
-        27 => Action::DiaraKeep {
+        }),
+        27 => Action::Helpers(HelpersAction::DiaraKeep {
             index: rng.below(4) as u8,
-        },
-        28 => Action::UseRyan { target: seat },
-        29 => Action::RyanTake {
+        }),
+        28 => Action::Helpers(HelpersAction::UseRyan { target: seat }),
+        29 => Action::Helpers(HelpersAction::RyanTake {
             resource: random_resource(rng),
-        },
-        30 => Action::UseGregor {
+        }),
+        30 => Action::Helpers(HelpersAction::UseGregor {
             corner,
             city: rng.below(2) == 0,
-        },
-        31 => Action::UseStina {
+        }),
+        31 => Action::Helpers(HelpersAction::UseStina {
             give: random_resource(rng),
             get: random_set(rng),
-        },
-        32 => Action::UseDigur { desert: hex },
-        33 => Action::UseKaja {
+        }),
+        32 => Action::Helpers(HelpersAction::UseDigur { desert: hex }),
+        33 => Action::Helpers(HelpersAction::UseKaja {
             resource: random_resource(rng),
-        },
-        34 => Action::UseCarla { card },
-        35 => Action::HelperFlip,
-        36 => Action::HelperExchange {
+        }),
+        34 => Action::Helpers(HelpersAction::UseCarla { card }),
+        35 => Action::Helpers(HelpersAction::HelperFlip),
+        36 => Action::Helpers(HelpersAction::HelperExchange {
             helper: Helper::ALL[rng.below(12) as usize],
-        },
+        }),
         0 => Action::RollDice,
         1 => Action::BuildRoad { edge },
         2 => Action::BuildSettlement { corner },
@@ -159,7 +184,10 @@ fn covered(legal: &LegalActions, action: &Action) -> bool {
             matches!(
                 (r, action),
                 (Requirement::Discard { .. }, Action::Discard { .. })
-                    | (Requirement::UseStina { .. }, Action::UseStina { .. })
+                    | (
+                        Requirement::UseStina { .. },
+                        Action::Helpers(HelpersAction::UseStina { .. })
+                    )
                     | (Requirement::OfferTrade, Action::OfferTrade { .. })
                     | (Requirement::CounterOffer, Action::CounterOffer { .. })
             )
@@ -295,5 +323,36 @@ proptest! {
     #[test]
     fn random_games_helpers_6_players(seed in any::<u64>(), trades in any::<bool>(), all in any::<bool>()) {
         play_checked(helpers(6, all), seed, trades)?;
+    }
+}
+
+fn frenemies(players: u8) -> GameConfig {
+    GameConfig::with_scenario(players, Some(Scenario::Frenemies))
+}
+
+// Frenemies: the base invariants plus token conservation (supply + held + redeemed = the
+// set's size, per guild) and VP markers (held + left = 8), checked by `check_invariants`;
+// refused actions (random Frenemies actions included) leave the game unchanged.
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_frenemies_3_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(frenemies(3), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_frenemies_4_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(frenemies(4), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(1))]
+    #[test]
+    fn random_games_frenemies_6_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(frenemies(6), seed, trades)?;
     }
 }

@@ -265,6 +265,7 @@ async fn create_room(
              whoever chose the seed could predict every roll and card",
         );
     }
+    let options = options.resolved();
     if state.registry.len() >= state.config.max_rooms {
         return json_error(StatusCode::SERVICE_UNAVAILABLE, "too many rooms; try again later");
     }

@@ -31,16 +31,16 @@ struct Args {
     /// Turn limit after which a game counts as failed.
     #[arg(long, default_value_t = 5000)]
     turn_cap: u32,
-    /// Victory point target.
-    #[arg(long, default_value_t = 10)]
-    victory_points: u8,
+    /// Victory point target (default: the scenario's, 10 or 11 for Frenemies).
+    #[arg(long)]
+    victory_points: Option<u8>,
     /// Token placement: spiral, random or beginner.
     #[arg(long, default_value = "spiral")]
     tokens: String,
     /// Special Building Phase on/off (default: on for 5–6 players).
     #[arg(long)]
     special_building: Option<bool>,
-    /// Scenario: `helpers` (The Helpers).
+    /// Scenario: `helpers` (The Helpers) or `frenemies` (Catan Frenemies).
     #[arg(long)]
     scenario: Option<String>,
     /// The Helpers: every remaining helper goes to the display.
@@ -62,8 +62,9 @@ fn main() -> ExitCode {
     let scenario = match args.scenario.as_deref() {
         None | Some("none") => None,
         Some("helpers") => Some(Scenario::Helpers),
+        Some("frenemies") => Some(Scenario::Frenemies),
         Some(other) => {
-            eprintln!("unknown --scenario {other} (helpers)");
+            eprintln!("unknown --scenario {other} (helpers, frenemies)");
             return ExitCode::from(2);
         }
     };
@@ -71,7 +72,9 @@ fn main() -> ExitCode {
         scenario,
         all_helpers: args.all_helpers,
         players: args.players,
-        victory_points: args.victory_points,
+        victory_points: args
+            .victory_points
+            .unwrap_or(Scenario::default_victory_points(scenario)),
         tokens,
         special_building: args.special_building,
         ..GameConfig::default()

@@ -170,6 +170,7 @@ pub fn variant_name(config: &GameConfig) -> String {
     match config.scenario {
         None => base.to_string(),
         Some(Scenario::Helpers) => format!("{base}+helpers"),
+        Some(Scenario::Frenemies) => format!("{base}+frenemies"),
     }
 }
 

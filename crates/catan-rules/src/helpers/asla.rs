@@ -7,23 +7,24 @@ use crate::action::{Action, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
+use crate::helpers::{HelpersAction, HelpersEvent};
 use crate::resources::Resource;
 
 impl Game {
     pub(crate) fn push_asla(&self, seat: Seat, acts: &mut Vec<Action>) {
         for resource in Resource::ALL {
             for first in (0..self.n).filter(|&s| s != seat) {
-                acts.push(Action::UseAsla {
+                acts.push(Action::Helpers(HelpersAction::UseAsla {
                     resource,
                     first,
                     second: None,
-                });
+                }));
                 for second in (0..self.n).filter(|&s| s != seat && s != first) {
-                    acts.push(Action::UseAsla {
+                    acts.push(Action::Helpers(HelpersAction::UseAsla {
                         resource,
                         first,
                         second: Some(second),
-                    });
+                    }));
                 }
             }
         }
@@ -53,11 +54,11 @@ impl Game {
             if self.players[from as usize].hand[resource] > 0 {
                 self.players[from as usize].hand[resource] -= 1;
                 self.players[seat as usize].hand[resource] += 1;
-                out.push(Event::AslaGave {
+                out.push(Event::Helpers(HelpersEvent::AslaGave {
                     from,
                     to: seat,
                     resource,
-                });
+                }));
                 to[count as usize] = from;
                 count += 1;
             }
@@ -90,11 +91,11 @@ impl Game {
         let target = to[next as usize];
         self.players[seat as usize].hand[resource] -= 1;
         self.players[target as usize].hand[resource] += 1;
-        out.push(Event::AslaReturned {
+        out.push(Event::Helpers(HelpersEvent::AslaReturned {
             seat,
             to: target,
             resource,
-        });
+        }));
         if next + 1 == count {
             self.ask_flip_or_exchange(seat);
         } else {

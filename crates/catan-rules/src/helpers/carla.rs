@@ -6,6 +6,7 @@ use crate::action::{Action, DevCard, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
+use crate::helpers::{HelpersAction, HelpersEvent};
 
 impl Game {
     pub(crate) fn push_carla(&self, seat: Seat, acts: &mut Vec<Action>) {
@@ -14,7 +15,7 @@ impl Game {
         }
         for card in DevCard::ALL {
             if self.players[seat as usize].dev[card.index()] > 0 {
-                acts.push(Action::UseCarla { card });
+                acts.push(Action::Helpers(HelpersAction::UseCarla { card }));
             }
         }
     }
@@ -44,11 +45,11 @@ impl Game {
         let p = &mut self.players[seat as usize];
         p.dev[drew.index()] += 1;
         p.dev_new[drew.index()] += 1;
-        out.push(Event::CarlaSwapped {
+        out.push(Event::Helpers(HelpersEvent::CarlaSwapped {
             seat,
             put: Some(card),
             drew: Some(drew),
-        });
+        }));
         self.ask_flip_or_exchange(seat);
         Ok(())
     }

@@ -7,6 +7,7 @@ use crate::action::{Action, DevCard, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
+use crate::helpers::{HelpersAction, HelpersEvent};
 use crate::resources::{Resource, ResourceSet};
 
 fn cost(replace: Option<Resource>, with: Option<Resource>) -> Option<ResourceSet> {
@@ -29,19 +30,19 @@ impl Game {
         }
         let hand = &self.players[seat as usize].hand;
         if hand.contains(&ResourceSet::DEV_CARD) {
-            acts.push(Action::BuyDevelopmentCardWithDiara {
+            acts.push(Action::Helpers(HelpersAction::BuyDevelopmentCardWithDiara {
                 replace: None,
                 with: None,
-            });
+            }));
         }
         for replace in [Resource::Wool, Resource::Grain, Resource::Ore] {
             for with in Resource::ALL {
                 if let Some(c) = cost(Some(replace), Some(with)) {
                     if hand.contains(&c) {
-                        acts.push(Action::BuyDevelopmentCardWithDiara {
+                        acts.push(Action::Helpers(HelpersAction::BuyDevelopmentCardWithDiara {
                             replace: Some(replace),
                             with: Some(with),
-                        });
+                        }));
                     }
                 }
             }
@@ -67,14 +68,14 @@ impl Game {
         self.check_afford(seat, &cost)?;
         self.helper_used(seat, Helper::Diara, out);
         self.pay(seat, &cost);
-        out.push(Event::HelperPaid { seat, cards: cost });
+        out.push(Event::Helpers(HelpersEvent::HelperPaid { seat, cards: cost }));
         let count = self.deck_len.min(3);
         let mut cards = [DevCard::Knight; 3];
         for i in 0..count {
             self.deck_len -= 1;
             cards[i as usize] = self.deck[self.deck_len as usize];
         }
-        out.push(Event::DiaraLooked { seat, count });
+        out.push(Event::Helpers(HelpersEvent::DiaraLooked { seat, count }));
         self.begin_pending(Pending::DiaraKeep { seat, cards, count });
         Ok(())
     }

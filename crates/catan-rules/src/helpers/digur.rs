@@ -8,6 +8,7 @@ use crate::board::Terrain;
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
+use crate::helpers::HelpersAction;
 
 impl Game {
     fn deserts(&self) -> impl Iterator<Item = u8> + '_ {
@@ -19,7 +20,7 @@ impl Game {
             return;
         }
         for desert in self.deserts() {
-            acts.push(Action::UseDigur { desert });
+            acts.push(Action::Helpers(HelpersAction::UseDigur { desert }));
         }
     }
 

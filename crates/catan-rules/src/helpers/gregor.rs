@@ -7,6 +7,7 @@ use crate::action::{Action, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{bits, Game};
+use crate::helpers::{HelpersAction, HelpersEvent};
 use crate::resources::ResourceSet;
 
 const SETTLEMENT: ResourceSet = ResourceSet::new(1, 1, 0, 0, 0);
@@ -20,12 +21,12 @@ impl Game {
         }
         if p.settlements_left > 0 && p.hand.contains(&SETTLEMENT) {
             for corner in bits(self.settlement_spots(seat)) {
-                acts.push(Action::UseGregor { corner, city: false });
+                acts.push(Action::Helpers(HelpersAction::UseGregor { corner, city: false }));
             }
         }
         if p.cities_left > 0 && p.hand.contains(&CITY) {
             for corner in bits(p.buildings & !self.cities) {
-                acts.push(Action::UseGregor { corner, city: true });
+                acts.push(Action::Helpers(HelpersAction::UseGregor { corner, city: true }));
             }
         }
     }
@@ -51,10 +52,10 @@ impl Game {
         self.check_afford(seat, &cost)?;
         self.helper_used(seat, Helper::Gregor, out);
         self.pay(seat, &cost);
-        out.push(Event::HelperPaid { seat, cards: cost });
+        out.push(Event::Helpers(HelpersEvent::HelperPaid { seat, cards: cost }));
         self.players[seat as usize].knights -= 1;
         self.hs_mut().knights_removed += 1;
-        out.push(Event::KnightRemoved { seat });
+        out.push(Event::Helpers(HelpersEvent::KnightRemoved { seat }));
         self.update_largest_army(out);
         if city {
             self.upgrade_to_city(seat, corner, out);

@@ -6,14 +6,12 @@ use crate::action::{Seat, SeatSet};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
+use crate::helpers::HelpersEvent;
 use crate::resources::{Resource, ResourceSet};
 
 impl Game {
     /// Hook: after production on a non-7 roll, offer Hilda to an eligible holder.
     pub(crate) fn helpers_after_production(&mut self, receivers: SeatSet) {
-        if self.helpers.is_none() {
-            return;
-        }
         let Some(holder) = self.holder_of(Helper::Hilda) else {
             return;
         };
@@ -59,10 +57,10 @@ impl Game {
     ) {
         self.bank[resource] -= 1;
         self.players[seat as usize].hand[resource] += 1;
-        out.push(Event::HelperGained {
+        out.push(Event::Helpers(HelpersEvent::HelperGained {
             seat,
             helper,
             cards: ResourceSet::one(resource),
-        });
+        }));
     }
 }

@@ -8,6 +8,7 @@ use crate::board::NONE;
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{bit, bits, Game};
+use crate::helpers::{HelpersAction, HelpersEvent};
 
 impl Game {
     /// True if road `edge` of `seat` has an end touching no other piece of `seat`.
@@ -47,7 +48,7 @@ impl Game {
                 g.lift_road(seat, from);
                 for to in bits(g.road_spots(seat)) {
                     if to != from {
-                        acts.push(Action::UseHogni { from, to });
+                        acts.push(Action::Helpers(HelpersAction::UseHogni { from, to }));
                     }
                 }
             }
@@ -78,7 +79,7 @@ impl Game {
         *self = g;
         self.helper_used(seat, Helper::Hogni, out);
         self.place_road(seat, to);
-        out.push(Event::RoadMoved { seat, from, to });
+        out.push(Event::Helpers(HelpersEvent::RoadMoved { seat, from, to }));
         self.recompute_road(seat);
         self.update_longest_road(out);
         self.ask_flip_or_exchange(seat);

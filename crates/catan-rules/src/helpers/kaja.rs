@@ -6,6 +6,7 @@ use crate::action::{Action, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
+use crate::helpers::HelpersAction;
 use crate::resources::Resource;
 
 impl Game {
@@ -13,13 +14,13 @@ impl Game {
         match self.board.terrain[self.robber as usize].resource() {
             Some(r) => {
                 if self.bank[r] > 0 {
-                    acts.push(Action::UseKaja { resource: r });
+                    acts.push(Action::Helpers(HelpersAction::UseKaja { resource: r }));
                 }
             }
             None => {
                 for r in Resource::ALL {
                     if self.bank[r] > 0 {
-                        acts.push(Action::UseKaja { resource: r });
+                        acts.push(Action::Helpers(HelpersAction::UseKaja { resource: r }));
                     }
                 }
             }

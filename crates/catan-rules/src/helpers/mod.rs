@@ -3,11 +3,12 @@
 //! Each player always has one helper tile. Using its advantage is an action of its own
 //! (or a variant of a build/buy action for Yngvi, Diara and Gregor); follow-up decisions
 //! (Asla's returns, Diara's keep, Ryan's pick, Hilda's and Thorolf's reactions, and the
-//! flip-or-exchange after every use) run in [`Phase::HelperDecision`], which then resumes
-//! the phase it interrupted. The core engine calls in at four hook points: after the
-//! second set-up road ([`Game::helpers_after_setup`]), after a production roll
-//! ([`Game::helpers_after_production`]), on a rolled 7 ([`Game::helpers_on_seven`]) and
-//! when listing legal actions ([`Game::push_helper_actions`]).
+//! flip-or-exchange after every use) run in the scenario's own phase
+//! ([`HelpersPhase::Decision`]), which then resumes the phase it interrupted. The core
+//! reaches this module only through the scenario seam ([`crate::scenario`]): after the
+//! second set-up road, after a production roll (Hilda), on a rolled 7 (Thorolf, which
+//! replaces the core's discard step), for legal actions, views and invariants; the
+//! scenario's actions arrive as [`HelpersAction`] through [`Game::helpers_apply`].
 
 mod asla;
 mod carla;
@@ -20,10 +21,13 @@ mod kaja;
 mod ryan;
 mod stina;
 mod thorolf;
+mod wire;
 mod yngvi;
 
-use crate::action::{Action, DevCard, Requirement, Seat};
-use crate::config::{GameConfig, Scenario, MAX_SEATS};
+pub use wire::{HelpersAction, HelpersEvent};
+
+use crate::action::{Action, DevCard, LegalActions, Requirement, Seat};
+use crate::config::{GameConfig, MAX_SEATS};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{Game, Phase};
@@ -82,6 +86,24 @@ pub fn helpers_in(mask: u16) -> impl Iterator<Item = Helper> {
     (0..12)
         .filter(move |i| mask & (1 << i) != 0)
         .map(Helper::from_index)
+}
+
+/// The scenario's own phase, joined to [`Phase`] as `Phase::Helpers` (on the wire
+/// `{"phase": "helper_decision"}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum HelpersPhase {
+    /// A follow-up decision: see the scenario state's `pending`.
+    #[serde(rename = "helper_decision")]
+    Decision,
+}
+
+impl HelpersPhase {
+    pub(crate) fn reason(self) -> &'static str {
+        match self {
+            HelpersPhase::Decision => "a helper decision is pending",
+        }
+    }
 }
 
 /// A follow-up decision the game is waiting for.
@@ -166,6 +188,15 @@ pub struct HelpersState {
 }
 
 impl HelpersState {
+    /// Development cards aside: (knights Gregor removed, cards Diara is looking at).
+    pub(crate) fn dev_cards_aside(&self) -> (u32, u32) {
+        let looking = match self.pending {
+            Pending::DiaraKeep { count, .. } => count as u32,
+            _ => 0,
+        };
+        (self.knights_removed as u32, looking)
+    }
+
     /// Starting stack 1..N, display N random others (or all with `all_helpers`), the rest
     /// out of the game.
     pub fn new(config: &GameConfig, rng: &mut Rng) -> HelpersState {
@@ -198,20 +229,16 @@ impl HelpersState {
 }
 
 impl Game {
-    pub(crate) fn helpers_enabled(config: &GameConfig) -> bool {
-        config.scenario == Some(Scenario::Helpers)
-    }
-
     /// The scenario state (panics outside The Helpers; callers check first).
     pub(crate) fn hs(&self) -> &HelpersState {
-        self.helpers.as_ref().expect("helpers scenario")
+        self.scenario.helpers().expect("helpers scenario")
     }
     pub(crate) fn hs_mut(&mut self) -> &mut HelpersState {
-        self.helpers.as_mut().expect("helpers scenario")
+        self.scenario.helpers_mut().expect("helpers scenario")
     }
 
     pub fn helpers_state(&self) -> Option<&HelpersState> {
-        self.helpers.as_ref()
+        self.scenario.helpers()
     }
 
     /// The timing limits every helper shares: not in the turn it was received, at most
@@ -238,7 +265,7 @@ impl Game {
         helper: Helper,
         action: &'static str,
     ) -> Result<(), RuleError> {
-        if self.helpers.is_none() {
+        if self.scenario.helpers().is_none() {
             return Err(RuleError::helper("this game is not played with The Helpers"));
         }
         self.require_own_turn(seat, action)?;
@@ -253,12 +280,61 @@ impl Game {
         self.helper_rested(seat)
     }
 
+    /// Carries out one of the scenario's actions (the seam's one dispatch arm).
+    pub(crate) fn helpers_apply(
+        &mut self,
+        seat: Seat,
+        action: HelpersAction,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        match action {
+            HelpersAction::UseAsla {
+                resource,
+                first,
+                second,
+            } => self.use_asla(seat, resource, first, second, out),
+            HelpersAction::AslaReturn { resource } => self.asla_return(seat, resource, out),
+            HelpersAction::BuildRoadWithYngvi { edge, replace, with } => {
+                self.use_yngvi(seat, edge, replace, with, out)
+            }
+            HelpersAction::UseHilda { resource } => self.use_hilda(seat, resource, out),
+            HelpersAction::DeclineHilda => self.decline_hilda(seat),
+            HelpersAction::UseHogni { from, to } => self.use_hogni(seat, from, to, out),
+            HelpersAction::ThorolfTake { resource } => self.thorolf_take(seat, resource, out),
+            HelpersAction::BuyDevelopmentCardWithDiara { replace, with } => {
+                self.use_diara(seat, replace, with, out)
+            }
+            HelpersAction::DiaraKeep { index } => self.diara_keep(seat, index, out),
+            HelpersAction::UseRyan { target } => self.use_ryan(seat, target, out),
+            HelpersAction::RyanTake { resource } => self.ryan_take(seat, resource, out),
+            HelpersAction::UseGregor { corner, city } => self.use_gregor(seat, corner, city, out),
+            HelpersAction::UseStina { give, get } => self.use_stina(seat, give, get, out),
+            HelpersAction::UseDigur { desert } => self.use_digur(seat, desert, out),
+            HelpersAction::UseKaja { resource } => self.use_kaja(seat, resource, out),
+            HelpersAction::UseCarla { card } => self.use_carla(seat, card, out),
+            HelpersAction::HelperFlip => self.helper_flip(seat, out),
+            HelpersAction::HelperExchange { helper } => self.helper_exchange(seat, helper, out),
+        }
+    }
+
+    /// Hook: the scenario's legal actions: a helper's use on one's own turn, or the
+    /// pending decision's choices.
+    pub(crate) fn helpers_legal(&self, seat: Seat, out: &mut LegalActions) {
+        match self.phase {
+            Phase::Roll | Phase::Main => {
+                self.push_helper_actions(seat, &mut out.actions, &mut out.requirements)
+            }
+            Phase::Helpers(_) => self.push_pending_actions(seat, &mut out.actions),
+            _ => {}
+        }
+    }
+
     /// Enters the decision phase for `pending`, remembering where to resume.
     pub(crate) fn begin_pending(&mut self, pending: Pending) {
-        if self.phase != Phase::HelperDecision {
+        if self.phase != Phase::Helpers(HelpersPhase::Decision) {
             let resume = self.phase;
             self.hs_mut().resume = resume;
-            self.phase = Phase::HelperDecision;
+            self.phase = Phase::Helpers(HelpersPhase::Decision);
         }
         self.hs_mut().pending = pending;
     }
@@ -267,7 +343,7 @@ impl Game {
     pub(crate) fn helper_used(&mut self, seat: Seat, helper: Helper, out: &mut Vec<Event>) {
         let turn = self.turn;
         self.hs_mut().used_turn[seat as usize] = turn;
-        out.push(Event::HelperUsed { seat, helper });
+        out.push(Event::Helpers(HelpersEvent::HelperUsed { seat, helper }));
     }
 
     /// After the advantage: on to flip or exchange.
@@ -287,10 +363,10 @@ impl Game {
     }
 
     pub(crate) fn require_pending(&self, seat: Seat, action: &'static str) -> Result<Pending, RuleError> {
-        let Some(h) = &self.helpers else {
+        let Some(h) = self.scenario.helpers() else {
             return Err(RuleError::helper("this game is not played with The Helpers"));
         };
-        if self.phase != Phase::HelperDecision {
+        if self.phase != Phase::Helpers(HelpersPhase::Decision) {
             return Err(self.wrong_phase(action));
         }
         if h.pending.seat() != Some(seat) {
@@ -308,7 +384,7 @@ impl Game {
         }
         let helper = self.hs().held[seat as usize].unwrap();
         self.hs_mut().moon[seat as usize] = true;
-        out.push(Event::HelperFlipped { seat, helper });
+        out.push(Event::Helpers(HelpersEvent::HelperFlipped { seat, helper }));
         self.end_pending();
         Ok(())
     }
@@ -332,18 +408,18 @@ impl Game {
         h.held[seat as usize] = Some(take);
         h.moon[seat as usize] = false;
         h.received_turn[seat as usize] = turn;
-        out.push(Event::HelperExchanged {
+        out.push(Event::Helpers(HelpersEvent::HelperExchanged {
             seat,
             returned,
             took: take,
-        });
+        }));
         self.end_pending();
         Ok(())
     }
 
     /// Hook: right after a player's second set-up road, they take the top of the stack.
     pub(crate) fn helpers_after_setup(&mut self, seat: Seat, out: &mut Vec<Event>) {
-        if self.helpers.is_none() {
+        if self.scenario.helpers().is_none() {
             return;
         }
         let h = self.hs_mut();
@@ -352,12 +428,12 @@ impl Game {
         h.held[seat as usize] = Some(helper);
         h.moon[seat as usize] = false;
         h.received_turn[seat as usize] = 0;
-        out.push(Event::HelperTaken { seat, helper });
+        out.push(Event::Helpers(HelpersEvent::HelperTaken { seat, helper }));
     }
 
     /// The holder of `helper`, if any.
     pub(crate) fn holder_of(&self, helper: Helper) -> Option<Seat> {
-        let h = self.helpers.as_ref()?;
+        let h = self.scenario.helpers()?;
         (0..self.n).find(|&s| h.held[s as usize] == Some(helper))
     }
 
@@ -368,7 +444,7 @@ impl Game {
         acts: &mut Vec<Action>,
         reqs: &mut Vec<Requirement>,
     ) {
-        let Some(h) = &self.helpers else { return };
+        let Some(h) = self.scenario.helpers() else { return };
         let Some(helper) = h.held[seat as usize] else {
             return;
         };
@@ -391,9 +467,9 @@ impl Game {
         }
     }
 
-    /// Legal actions in [`Phase::HelperDecision`].
+    /// Legal actions in [`Phase::Helpers(HelpersPhase::Decision)`].
     pub(crate) fn push_pending_actions(&self, seat: Seat, acts: &mut Vec<Action>) {
-        let Some(h) = &self.helpers else { return };
+        let Some(h) = self.scenario.helpers() else { return };
         if h.pending.seat() != Some(seat) {
             return;
         }
@@ -401,43 +477,43 @@ impl Game {
             Pending::None => {}
             Pending::FlipOrExchange { .. } => {
                 if !h.moon[seat as usize] {
-                    acts.push(Action::HelperFlip);
+                    acts.push(Action::Helpers(HelpersAction::HelperFlip));
                 }
                 for helper in helpers_in(h.display) {
-                    acts.push(Action::HelperExchange { helper });
+                    acts.push(Action::Helpers(HelpersAction::HelperExchange { helper }));
                 }
             }
             Pending::AslaReturn { .. } => {
                 for (r, n) in self.players[seat as usize].hand.iter() {
                     if n > 0 {
-                        acts.push(Action::AslaReturn { resource: r });
+                        acts.push(Action::Helpers(HelpersAction::AslaReturn { resource: r }));
                     }
                 }
             }
             Pending::DiaraKeep { count, .. } => {
                 for index in 0..count {
-                    acts.push(Action::DiaraKeep { index });
+                    acts.push(Action::Helpers(HelpersAction::DiaraKeep { index }));
                 }
             }
             Pending::RyanTake { target, .. } => {
                 for (r, n) in self.players[target as usize].hand.iter() {
                     if n > 0 {
-                        acts.push(Action::RyanTake { resource: r });
+                        acts.push(Action::Helpers(HelpersAction::RyanTake { resource: r }));
                     }
                 }
             }
             Pending::HildaOffer { .. } => {
                 for (r, n) in self.bank.iter() {
                     if n > 0 {
-                        acts.push(Action::UseHilda { resource: r });
+                        acts.push(Action::Helpers(HelpersAction::UseHilda { resource: r }));
                     }
                 }
-                acts.push(Action::DeclineHilda);
+                acts.push(Action::Helpers(HelpersAction::DeclineHilda));
             }
             Pending::ThorolfTake { .. } => {
                 for (r, n) in self.bank.iter() {
                     if n > 0 {
-                        acts.push(Action::ThorolfTake { resource: r });
+                        acts.push(Action::Helpers(HelpersAction::ThorolfTake { resource: r }));
                     }
                 }
             }
@@ -445,8 +521,7 @@ impl Game {
     }
 
     /// Scenario invariants: one helper per player after set-up; every tile accounted for.
-    pub(crate) fn check_helper_invariants(&self) -> Result<(), String> {
-        let Some(h) = &self.helpers else { return Ok(()) };
+    pub(crate) fn check_helper_invariants(&self, h: &HelpersState) -> Result<(), String> {
         let mut seen = h.display | h.out;
         if h.display & h.out != 0 {
             return Err("a helper is both in the display and out of the game".into());
@@ -459,7 +534,7 @@ impl Game {
                 }
                 seen |= x.bit();
                 count += 1;
-            } else if !matches!(self.phase, Phase::SetupSettlement | Phase::SetupRoad { .. }) {
+            } else if !self.in_setup() {
                 return Err(format!("seat {s} holds no helper"));
             }
         }

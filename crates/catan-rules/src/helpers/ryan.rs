@@ -7,6 +7,7 @@ use crate::action::{Action, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
+use crate::helpers::{HelpersAction, HelpersEvent};
 use crate::resources::Resource;
 
 impl Game {
@@ -20,7 +21,7 @@ impl Game {
     pub(crate) fn push_ryan(&self, seat: Seat, acts: &mut Vec<Action>) {
         for target in 0..self.n {
             if self.ryan_target_ok(seat, target) {
-                acts.push(Action::UseRyan { target });
+                acts.push(Action::Helpers(HelpersAction::UseRyan { target }));
             }
         }
     }
@@ -56,11 +57,11 @@ impl Game {
         }
         self.players[target as usize].hand[resource] -= 1;
         self.players[seat as usize].hand[resource] += 1;
-        out.push(Event::RyanTook {
+        out.push(Event::Helpers(HelpersEvent::RyanTook {
             seat,
             target,
             resource: Some(resource),
-        });
+        }));
         self.ask_flip_or_exchange(seat);
         Ok(())
     }

@@ -7,6 +7,7 @@ use crate::config::{GameConfig, Scenario};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{bit, Game, Phase};
+use crate::helpers::{HelpersAction, HelpersEvent};
 use crate::resources::{Resource, ResourceSet};
 use crate::view::Viewer;
 
@@ -32,7 +33,7 @@ fn game(players: u8, seed: u64) -> Game {
 /// Puts `helper` (sun side, usable) in front of `seat`, swapping tiles so that all 12
 /// stay accounted for.
 fn give_helper(g: &mut Game, seat: Seat, helper: Helper) {
-    let h = g.helpers.as_mut().unwrap();
+    let h = g.scenario.helpers_mut().unwrap();
     let old = h.held[seat as usize].unwrap();
     if old != helper {
         if let Some(other) = (0..6).find(|&s| h.held[s] == Some(helper)) {
@@ -83,7 +84,7 @@ fn ok(g: &mut Game, seat: Seat, a: Action) -> Vec<Event> {
 }
 
 fn pending(g: &Game) -> Pending {
-    g.helpers.as_ref().unwrap().pending
+    g.scenario.helpers().unwrap().pending
 }
 
 /// A resource Kaja may take now.
@@ -99,7 +100,7 @@ fn kaja_resource(g: &Game) -> Resource {
 fn setup_deals_the_starting_stack_in_snake_order() {
     for players in [3, 4, 6] {
         let g = game(players, 5);
-        let h = g.helpers.unwrap();
+        let h = g.scenario.helpers().unwrap();
         // The last seat in snake order (the first player's predecessor's second placement
         // comes first in round two: the seat before `first`… i.e. the last of round one)
         // takes the top helper, number N.
@@ -120,8 +121,8 @@ fn all_helpers_variant_puts_every_remaining_helper_on_display() {
     let mut c = config(4);
     c.all_helpers = true;
     let g = Game::new(c, 1).unwrap();
-    assert_eq!(g.helpers.unwrap().display.count_ones(), 8);
-    assert_eq!(g.helpers.unwrap().out, 0);
+    assert_eq!(g.scenario.helpers().unwrap().display.count_ones(), 8);
+    assert_eq!(g.scenario.helpers().unwrap().out, 0);
 }
 
 #[test]
@@ -130,20 +131,26 @@ fn sun_side_may_flip_moon_side_must_exchange() {
     let s = g.current;
     give_helper(&mut g, s, Helper::Kaja);
     let r = kaja_resource(&g);
-    ok(&mut g, s, Action::UseKaja { resource: r });
+    ok(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
     assert_eq!(pending(&g), Pending::FlipOrExchange { seat: s });
-    ok(&mut g, s, Action::HelperFlip);
-    assert!(g.helpers.unwrap().moon[s as usize]);
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
+    assert!(g.scenario.helpers().unwrap().moon[s as usize]);
     assert_eq!(g.phase, Phase::Roll, "resumes where it was");
     // Next own turn: moon side up, use again, flipping is refused.
     g.turn += 1;
     let r = kaja_resource(&g);
-    ok(&mut g, s, Action::UseKaja { resource: r });
-    let e = refused(&mut g, s, Action::HelperFlip);
+    ok(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
+    let e = refused(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
     assert!(e.to_string().contains("moon"), "{e}");
-    let take = super::helpers_in(g.helpers.unwrap().display).next().unwrap();
-    ok(&mut g, s, Action::HelperExchange { helper: take });
-    let h = g.helpers.unwrap();
+    let take = super::helpers_in(g.scenario.helpers().unwrap().display)
+        .next()
+        .unwrap();
+    ok(
+        &mut g,
+        s,
+        Action::Helpers(HelpersAction::HelperExchange { helper: take }),
+    );
+    let h = g.scenario.helpers().unwrap();
     assert_eq!(h.held[s as usize], Some(take));
     assert!(!h.moon[s as usize]);
     assert!(h.display & Helper::Kaja.bit() != 0, "returned to the display");
@@ -154,21 +161,21 @@ fn not_usable_in_the_turn_received_nor_twice_a_turn() {
     let mut g = game(4, 2);
     let s = g.current;
     give_helper(&mut g, s, Helper::Kaja);
-    g.helpers.as_mut().unwrap().received_turn[s as usize] = g.turn;
+    g.scenario.helpers_mut().unwrap().received_turn[s as usize] = g.turn;
     let r = g.board.terrain[g.robber as usize]
         .resource()
         .unwrap_or(Resource::Ore);
-    let e = refused(&mut g, s, Action::UseKaja { resource: r });
+    let e = refused(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
     assert!(e.to_string().contains("turn it was received"), "{e}");
     assert!(!g
         .legal_actions(s)
         .actions
         .iter()
-        .any(|a| matches!(a, Action::UseKaja { .. })));
-    g.helpers.as_mut().unwrap().received_turn[s as usize] = 0;
-    ok(&mut g, s, Action::UseKaja { resource: r });
-    ok(&mut g, s, Action::HelperFlip);
-    let e = refused(&mut g, s, Action::UseKaja { resource: r });
+        .any(|a| matches!(a, Action::Helpers(HelpersAction::UseKaja { .. }))));
+    g.scenario.helpers_mut().unwrap().received_turn[s as usize] = 0;
+    ok(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
+    let e = refused(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
     assert!(e.to_string().contains("once per turn"), "{e}");
 }
 
@@ -180,10 +187,16 @@ fn exchanged_helper_waits_for_a_later_turn() {
     let r = g.board.terrain[g.robber as usize]
         .resource()
         .unwrap_or(Resource::Ore);
-    ok(&mut g, s, Action::UseKaja { resource: r });
-    let take = super::helpers_in(g.helpers.unwrap().display).next().unwrap();
-    ok(&mut g, s, Action::HelperExchange { helper: take });
-    assert_eq!(g.helpers.unwrap().received_turn[s as usize], g.turn);
+    ok(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
+    let take = super::helpers_in(g.scenario.helpers().unwrap().display)
+        .next()
+        .unwrap();
+    ok(
+        &mut g,
+        s,
+        Action::Helpers(HelpersAction::HelperExchange { helper: take }),
+    );
+    assert_eq!(g.scenario.helpers().unwrap().received_turn[s as usize], g.turn);
 }
 
 #[test]
@@ -207,12 +220,16 @@ fn no_helper_in_the_special_building_phase() {
     let r = g.board.terrain[g.robber as usize]
         .resource()
         .unwrap_or(Resource::Ore);
-    refused(&mut g, seat, Action::UseKaja { resource: r });
+    refused(
+        &mut g,
+        seat,
+        Action::Helpers(HelpersAction::UseKaja { resource: r }),
+    );
     assert!(!g
         .legal_actions(seat)
         .actions
         .iter()
-        .any(|a| matches!(a, Action::UseKaja { .. })));
+        .any(|a| matches!(a, Action::Helpers(HelpersAction::UseKaja { .. }))));
 }
 
 // ----- the twelve advantages ------------------------------------------------------------
@@ -233,11 +250,11 @@ fn asla_takes_from_each_asked_player_and_returns_a_card_each() {
     ok(
         &mut g,
         s,
-        Action::UseAsla {
+        Action::Helpers(HelpersAction::UseAsla {
             resource: Resource::Ore,
             first: a,
             second: Some(b),
-        },
+        }),
     );
     assert_eq!(g.players[s as usize].hand[Resource::Ore], 2);
     assert!(matches!(
@@ -253,18 +270,18 @@ fn asla_takes_from_each_asked_player_and_returns_a_card_each() {
     ok(
         &mut g,
         s,
-        Action::AslaReturn {
+        Action::Helpers(HelpersAction::AslaReturn {
             resource: Resource::Grain,
-        },
+        }),
     );
     assert_eq!(g.players[a as usize].hand, ResourceSet::new(0, 0, 0, 1, 0));
     // The same resource may go back.
     ok(
         &mut g,
         s,
-        Action::AslaReturn {
+        Action::Helpers(HelpersAction::AslaReturn {
             resource: Resource::Ore,
-        },
+        }),
     );
     assert_eq!(g.players[b as usize].hand, ResourceSet::new(0, 0, 0, 0, 2));
     assert_eq!(pending(&g), Pending::FlipOrExchange { seat: s });
@@ -282,22 +299,22 @@ fn asla_counts_as_used_when_the_asked_player_lacks_the_resource() {
     ok(
         &mut g,
         s,
-        Action::UseAsla {
+        Action::Helpers(HelpersAction::UseAsla {
             resource: Resource::Wool,
             first: a,
             second: None,
-        },
+        }),
     );
     assert_eq!(g.players[s as usize].hand, before);
     assert_eq!(pending(&g), Pending::FlipOrExchange { seat: s });
     refused(
         &mut g,
         s,
-        Action::UseAsla {
+        Action::Helpers(HelpersAction::UseAsla {
             resource: Resource::Wool,
             first: s,
             second: None,
-        },
+        }),
     );
 }
 
@@ -314,36 +331,36 @@ fn yngvi_pays_a_road_with_another_resource() {
     refused(
         &mut g,
         s,
-        Action::BuildRoadWithYngvi {
+        Action::Helpers(HelpersAction::BuildRoadWithYngvi {
             edge,
             replace: Resource::Wool,
             with: Resource::Grain,
-        },
+        }),
     );
     ok(
         &mut g,
         s,
-        Action::BuildRoadWithYngvi {
+        Action::Helpers(HelpersAction::BuildRoadWithYngvi {
             edge,
             replace: Resource::Brick,
             with: Resource::Wool,
-        },
+        }),
     );
     assert_eq!(g.edge_owner[edge as usize], s);
     assert!(g.players[s as usize].hand.is_empty());
     // Two lumber also works (next turn).
-    ok(&mut g, s, Action::HelperFlip);
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
     g.turn += 1;
     give(&mut g, s, ResourceSet::new(0, 2, 0, 0, 0));
     let edge = crate::game::bits(g.road_spots(s)).next().unwrap();
     ok(
         &mut g,
         s,
-        Action::BuildRoadWithYngvi {
+        Action::Helpers(HelpersAction::BuildRoadWithYngvi {
             edge,
             replace: Resource::Brick,
             with: Resource::Lumber,
-        },
+        }),
     );
 }
 
@@ -377,12 +394,12 @@ fn hilda_offers_a_card_after_a_roll_that_gave_the_holder_nothing() {
     ok(
         &mut g,
         holder,
-        Action::UseHilda {
+        Action::Helpers(HelpersAction::UseHilda {
             resource: Resource::Grain,
-        },
+        }),
     );
     assert_eq!(g.players[holder as usize].hand[Resource::Grain], before + 1);
-    ok(&mut g, holder, Action::HelperFlip);
+    ok(&mut g, holder, Action::Helpers(HelpersAction::HelperFlip));
     assert_eq!(g.phase, Phase::Main);
 }
 
@@ -426,11 +443,11 @@ fn hilda_may_be_declined() {
     let r = g.produce(n, &mut ev);
     g.helpers_after_production(r);
     let hand = g.players[holder as usize].hand;
-    ok(&mut g, holder, Action::DeclineHilda);
+    ok(&mut g, holder, Action::Helpers(HelpersAction::DeclineHilda));
     assert_eq!(g.players[holder as usize].hand, hand);
     assert_eq!(g.phase, Phase::Main);
     assert_eq!(
-        g.helpers.unwrap().used_turn[holder as usize],
+        g.scenario.helpers().unwrap().used_turn[holder as usize],
         u32::MAX,
         "declining is not a use"
     );
@@ -463,7 +480,7 @@ fn thorolf_with_eight_cards_discards_nothing() {
     roll_seven(&mut g);
     assert_eq!(g.discard_pending[holder as usize], 0);
     assert_eq!(pending(&g), Pending::FlipOrExchange { seat: holder });
-    ok(&mut g, holder, Action::HelperFlip);
+    ok(&mut g, holder, Action::Helpers(HelpersAction::HelperFlip));
     assert_eq!(g.players[holder as usize].hand.total(), 8);
     assert!(matches!(g.phase, Phase::Discard | Phase::MoveRobber));
 }
@@ -477,16 +494,16 @@ fn thorolf_with_five_cards_takes_one() {
     give(&mut g, holder, ResourceSet::new(1, 1, 1, 1, 1));
     roll_seven(&mut g);
     assert_eq!(pending(&g), Pending::ThorolfTake { seat: holder });
-    refused(&mut g, holder, Action::HelperFlip);
+    refused(&mut g, holder, Action::Helpers(HelpersAction::HelperFlip));
     ok(
         &mut g,
         holder,
-        Action::ThorolfTake {
+        Action::Helpers(HelpersAction::ThorolfTake {
             resource: Resource::Ore,
-        },
+        }),
     );
     assert_eq!(g.players[holder as usize].hand.total(), 6);
-    ok(&mut g, holder, Action::HelperFlip);
+    ok(&mut g, holder, Action::Helpers(HelpersAction::HelperFlip));
 }
 
 #[test]
@@ -520,10 +537,10 @@ fn diara_substitutes_a_payment_and_keeps_one_of_three() {
     ok(
         &mut g,
         s,
-        Action::BuyDevelopmentCardWithDiara {
+        Action::Helpers(HelpersAction::BuyDevelopmentCardWithDiara {
             replace: Some(Resource::Ore),
             with: Some(Resource::Brick),
-        },
+        }),
     );
     assert!(g.players[s as usize].hand.is_empty());
     let Pending::DiaraKeep { count: 3, cards, .. } = pending(&g) else {
@@ -545,7 +562,7 @@ fn diara_substitutes_a_payment_and_keeps_one_of_three() {
         public.contains("diara_keep") && !public.contains("cards"),
         "{public}"
     );
-    ok(&mut g, s, Action::DiaraKeep { index: 1 });
+    ok(&mut g, s, Action::Helpers(HelpersAction::DiaraKeep { index: 1 }));
     assert_eq!(g.players[s as usize].dev[top3[1].index()], 1);
     assert_eq!(
         g.players[s as usize].dev_new[top3[1].index()],
@@ -575,14 +592,14 @@ fn diara_with_a_short_deck_looks_at_what_is_left() {
     ok(
         &mut g,
         s,
-        Action::BuyDevelopmentCardWithDiara {
+        Action::Helpers(HelpersAction::BuyDevelopmentCardWithDiara {
             replace: None,
             with: None,
-        },
+        }),
     );
     assert!(matches!(pending(&g), Pending::DiaraKeep { count: 1, .. }));
-    refused(&mut g, s, Action::DiaraKeep { index: 1 });
-    ok(&mut g, s, Action::DiaraKeep { index: 0 });
+    refused(&mut g, s, Action::Helpers(HelpersAction::DiaraKeep { index: 1 }));
+    ok(&mut g, s, Action::Helpers(HelpersAction::DiaraKeep { index: 0 }));
     assert_eq!(g.deck_len, 0);
 }
 
@@ -601,13 +618,13 @@ fn ryan_takes_from_a_leader_by_visible_points_only() {
     g.deck_len -= 1;
     g.deck.swap(k, g.deck_len as usize);
     give(&mut g, t, ResourceSet::new(0, 0, 0, 0, 2));
-    refused(&mut g, s, Action::UseRyan { target: t });
+    refused(&mut g, s, Action::Helpers(HelpersAction::UseRyan { target: t }));
     // Give the target a city: now a leader.
     let c = crate::game::bits(g.players[t as usize].buildings).next().unwrap();
     g.cities |= bit(c);
     g.players[t as usize].cities_left -= 1;
     g.players[t as usize].settlements_left += 1;
-    ok(&mut g, s, Action::UseRyan { target: t });
+    ok(&mut g, s, Action::Helpers(HelpersAction::UseRyan { target: t }));
     let mine = g.view(Viewer::Seat(s)).helpers.unwrap();
     assert_eq!(mine.revealed_hand, Some(g.players[t as usize].hand));
     assert_eq!(
@@ -618,21 +635,24 @@ fn ryan_takes_from_a_leader_by_visible_points_only() {
     let ev = ok(
         &mut g,
         s,
-        Action::RyanTake {
+        Action::Helpers(HelpersAction::RyanTake {
             resource: Resource::Ore,
-        },
+        }),
     );
-    let took = ev.iter().find(|e| matches!(e, Event::RyanTook { .. })).unwrap();
+    let took = ev
+        .iter()
+        .find(|e| matches!(e, Event::Helpers(HelpersEvent::RyanTook { .. })))
+        .unwrap();
     assert!(matches!(
         crate::view::redact(took, Viewer::Seat(t)),
-        Event::RyanTook {
+        Event::Helpers(HelpersEvent::RyanTook {
             resource: Some(_),
             ..
-        }
+        })
     ));
     assert!(matches!(
         crate::view::redact(took, Viewer::Seat((s + 2) % 4)),
-        Event::RyanTook { resource: None, .. }
+        Event::Helpers(HelpersEvent::RyanTook { resource: None, .. })
     ));
 }
 
@@ -664,10 +684,10 @@ fn gregor_trades_a_knight_for_a_cheap_city_and_army_is_reevaluated() {
     ok(
         &mut g,
         s,
-        Action::UseGregor {
+        Action::Helpers(HelpersAction::UseGregor {
             corner: c,
             city: true,
-        },
+        }),
     );
     assert!(g.is_city(c));
     assert_eq!(g.players[s as usize].knights, 2);
@@ -690,26 +710,26 @@ fn stina_trades_six_brick_for_three_cards_in_one_action() {
     refused(
         &mut g,
         s,
-        Action::UseStina {
+        Action::Helpers(HelpersAction::UseStina {
             give: Resource::Brick,
             get: ResourceSet::new(0, 1, 1, 1, 1),
-        },
+        }),
     );
     refused(
         &mut g,
         s,
-        Action::UseStina {
+        Action::Helpers(HelpersAction::UseStina {
             give: Resource::Brick,
             get: ResourceSet::new(1, 0, 1, 0, 0),
-        },
+        }),
     );
     ok(
         &mut g,
         s,
-        Action::UseStina {
+        Action::Helpers(HelpersAction::UseStina {
             give: Resource::Brick,
             get: ResourceSet::new(0, 0, 1, 1, 1),
-        },
+        }),
     );
     assert_eq!(g.players[s as usize].hand, ResourceSet::new(0, 0, 1, 1, 1));
 }
@@ -721,14 +741,14 @@ fn digur_chases_the_robber_to_the_desert_and_takes_its_resource() {
     give_helper(&mut g, s, Helper::Digur);
     let desert = g.robber;
     assert_eq!(g.board.terrain[desert as usize], Terrain::Desert);
-    refused(&mut g, s, Action::UseDigur { desert });
+    refused(&mut g, s, Action::Helpers(HelpersAction::UseDigur { desert }));
     let hex = (0..19u8)
         .find(|&h| g.board.terrain[h as usize] == Terrain::Mountains)
         .unwrap();
     g.robber = hex;
     let ore = g.players[s as usize].hand[Resource::Ore];
     // Before the roll is allowed.
-    ok(&mut g, s, Action::UseDigur { desert });
+    ok(&mut g, s, Action::Helpers(HelpersAction::UseDigur { desert }));
     assert_eq!(g.robber, desert);
     assert_eq!(g.players[s as usize].hand[Resource::Ore], ore + 1);
 }
@@ -747,9 +767,15 @@ fn digur_chooses_a_desert_on_the_five_six_board() {
         .unwrap();
     let l = g.legal_actions(s);
     for &d in &deserts {
-        assert!(l.actions.contains(&Action::UseDigur { desert: d }));
+        assert!(l
+            .actions
+            .contains(&Action::Helpers(HelpersAction::UseDigur { desert: d })));
     }
-    ok(&mut g, s, Action::UseDigur { desert: deserts[1] });
+    ok(
+        &mut g,
+        s,
+        Action::Helpers(HelpersAction::UseDigur { desert: deserts[1] }),
+    );
     assert_eq!(g.robber, deserts[1]);
 }
 
@@ -762,11 +788,11 @@ fn kaja_takes_the_robbers_resource_or_any_on_the_desert() {
     ok(
         &mut g,
         s,
-        Action::UseKaja {
+        Action::Helpers(HelpersAction::UseKaja {
             resource: Resource::Wool,
-        },
+        }),
     );
-    ok(&mut g, s, Action::HelperFlip);
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
     g.turn += 1;
     g.robber = (0..19u8)
         .find(|&h| g.board.terrain[h as usize] == Terrain::Hills)
@@ -774,17 +800,17 @@ fn kaja_takes_the_robbers_resource_or_any_on_the_desert() {
     refused(
         &mut g,
         s,
-        Action::UseKaja {
+        Action::Helpers(HelpersAction::UseKaja {
             resource: Resource::Wool,
-        },
+        }),
     );
     let brick = g.players[s as usize].hand[Resource::Brick];
     ok(
         &mut g,
         s,
-        Action::UseKaja {
+        Action::Helpers(HelpersAction::UseKaja {
             resource: Resource::Brick,
-        },
+        }),
     );
     assert_eq!(g.players[s as usize].hand[Resource::Brick], brick + 1);
 }
@@ -797,9 +823,9 @@ fn carla_swaps_a_card_and_the_new_one_counts_as_bought() {
     refused(
         &mut g,
         s,
-        Action::UseCarla {
+        Action::Helpers(HelpersAction::UseCarla {
             card: DevCard::Knight,
-        },
+        }),
     );
     // Hold a monopoly card (taken from the deck, kept conserved).
     let k = (0..g.deck_len as usize)
@@ -813,9 +839,9 @@ fn carla_swaps_a_card_and_the_new_one_counts_as_bought() {
     ok(
         &mut g,
         s,
-        Action::UseCarla {
+        Action::Helpers(HelpersAction::UseCarla {
             card: DevCard::Monopoly,
-        },
+        }),
     );
     assert_eq!(g.deck[0], DevCard::Monopoly, "under the deck");
     assert_eq!(g.deck_len, len);
@@ -825,7 +851,7 @@ fn carla_swaps_a_card_and_the_new_one_counts_as_bought() {
         "the top card is now in hand"
     );
     assert_eq!(g.players[s as usize].dev_new[top.index()], 1);
-    ok(&mut g, s, Action::HelperFlip);
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
     if top == DevCard::Knight {
         refused(&mut g, s, Action::PlayKnight);
     }
@@ -845,9 +871,9 @@ fn carla_refused_with_an_empty_deck() {
         refused(
             &mut g,
             s,
-            Action::UseCarla {
+            Action::Helpers(HelpersAction::UseCarla {
                 card: DevCard::Knight
-            }
+            })
         ),
         RuleError::DeckEmpty
     );
@@ -865,10 +891,10 @@ fn hogni_moves_an_end_road_and_longest_road_follows() {
     let mv = l
         .actions
         .iter()
-        .find(|a| matches!(a, Action::UseHogni { from, .. } if *from == road))
+        .find(|a| matches!(a, Action::Helpers(HelpersAction::UseHogni { from, .. }) if *from == road))
         .copied()
         .unwrap();
-    let Action::UseHogni { to, .. } = mv else {
+    let Action::Helpers(HelpersAction::UseHogni { to, .. }) = mv else {
         unreachable!()
     };
     ok(&mut g, s, mv);
@@ -876,7 +902,43 @@ fn hogni_moves_an_end_road_and_longest_road_follows() {
     assert_eq!(g.edge_owner[to as usize], s);
     assert_eq!(g.players[s as usize].roads_left, 13);
     // A road that is not an end road (both ends touch own pieces) cannot move.
-    ok(&mut g, s, Action::HelperFlip);
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
     g.turn += 1;
-    refused(&mut g, s, Action::UseHogni { from: 0, to: 1 });
+    refused(
+        &mut g,
+        s,
+        Action::Helpers(HelpersAction::UseHogni { from: 0, to: 1 }),
+    );
+}
+
+/// The seam nests the scenario's actions, events and phase in one variant each; the wire
+/// stays flat and tagged exactly as before.
+#[test]
+fn helpers_wire_format_is_flat() {
+    use crate::{Action, Event, Phase};
+    let a = Action::Helpers(HelpersAction::UseAsla {
+        resource: Resource::Ore,
+        first: 1,
+        second: None,
+    });
+    let j = r#"{"type":"use_asla","resource":"ore","first":1,"second":null}"#;
+    assert_eq!(serde_json::to_string(&a).unwrap(), j);
+    assert_eq!(serde_json::from_str::<Action>(j).unwrap(), a);
+    let flip = r#"{"type":"helper_flip"}"#;
+    assert_eq!(
+        serde_json::from_str::<Action>(flip).unwrap(),
+        Action::Helpers(HelpersAction::HelperFlip)
+    );
+    assert!(serde_json::from_str::<Action>(r#"{"type":"use_kaja","resource":"ore","x":1}"#).is_err());
+    assert!(serde_json::from_str::<Action>(r#"{"type":"use_kaja"}"#).is_err());
+    let e = Event::Helpers(HelpersEvent::KnightRemoved { seat: 2 });
+    let j = r#"{"type":"knight_removed","seat":2}"#;
+    assert_eq!(serde_json::to_string(&e).unwrap(), j);
+    assert_eq!(serde_json::from_str::<Event>(j).unwrap(), e);
+    let p = Phase::Helpers(crate::helpers::HelpersPhase::Decision);
+    let j = r#"{"phase":"helper_decision"}"#;
+    assert_eq!(serde_json::to_string(&p).unwrap(), j);
+    assert_eq!(serde_json::from_str::<Phase>(j).unwrap(), p);
+    // Core variants still come first and still refuse unknown fields.
+    assert!(serde_json::from_str::<Action>(r#"{"type":"build_road","edge":1,"x":1}"#).is_err());
 }

@@ -1,12 +1,13 @@
 //! Thorolf — protection from the 7: when any player rolls a 7 the holder must use him:
 //! with more than 7 cards they discard nothing; with 7 or fewer they take 1 resource.
 
-use super::{Helper, Pending};
+use super::{Helper, HelpersEvent, Pending};
 use crate::action::Seat;
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
 use crate::resources::Resource;
+use crate::scenario::Step;
 
 impl Game {
     /// The holder of a usable Thorolf on this turn's 7, if any.
@@ -15,18 +16,24 @@ impl Game {
         self.helper_rested(holder).is_ok().then_some(holder)
     }
 
-    /// Hook: a 7 was rolled and the discards are set (Thorolf's holder already exempted
-    /// by the caller when over 7 cards). Thorolf acts before the turn proceeds.
-    pub(crate) fn helpers_on_seven(&mut self, holder: Seat, exempted: bool, out: &mut Vec<Event>) {
+    /// Hook: a 7 was rolled. With a usable Thorolf this replaces the core's discard step:
+    /// his holder is exempted when over 7 cards, and Thorolf acts before the turn
+    /// proceeds.
+    pub(crate) fn helpers_on_seven(&mut self, out: &mut Vec<Event>) -> Step {
+        let Some(holder) = self.thorolf_holder() else {
+            return Step::Core;
+        };
+        let exempted = self.start_discards(Some(holder), out);
         self.helper_used(holder, Helper::Thorolf, out);
         if exempted {
-            out.push(Event::DiscardPrevented { seat: holder });
+            out.push(Event::Helpers(HelpersEvent::DiscardPrevented { seat: holder }));
             self.ask_flip_or_exchange(holder);
         } else if self.bank.is_empty() {
             self.ask_flip_or_exchange(holder);
         } else {
             self.begin_pending(Pending::ThorolfTake { seat: holder });
         }
+        Step::Replaced
     }
 
     pub(crate) fn thorolf_take(

@@ -6,6 +6,7 @@ use crate::action::{Action, Seat};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::{bit, bits, Game};
+use crate::helpers::{HelpersAction, HelpersEvent};
 use crate::resources::{Resource, ResourceSet};
 
 fn cost(replace: Resource, with: Resource) -> ResourceSet {
@@ -26,7 +27,11 @@ impl Game {
             for with in Resource::ALL {
                 if with != replace && p.hand.contains(&cost(replace, with)) {
                     for edge in bits(spots) {
-                        acts.push(Action::BuildRoadWithYngvi { edge, replace, with });
+                        acts.push(Action::Helpers(HelpersAction::BuildRoadWithYngvi {
+                            edge,
+                            replace,
+                            with,
+                        }));
                     }
                 }
             }
@@ -62,7 +67,7 @@ impl Game {
         self.check_afford(seat, &cost)?;
         self.helper_used(seat, Helper::Yngvi, out);
         self.pay(seat, &cost);
-        out.push(Event::HelperPaid { seat, cards: cost });
+        out.push(Event::Helpers(HelpersEvent::HelperPaid { seat, cards: cost }));
         self.lay_road(seat, edge, out);
         self.ask_flip_or_exchange(seat);
         Ok(())

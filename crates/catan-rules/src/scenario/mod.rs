@@ -1,0 +1,252 @@
+//! The scenario seam: the one place where the core meets the scenarios.
+//!
+//! The active scenario's state is one field of [`Game`], a [`ScenarioState`] (`Copy`, so
+//! games still clone flat). The core calls one named hook per moment — after set-up,
+//! after production, on a 7, after a robber move, after a build, on buying a card, at
+//! the end and the start of a turn, for victory points, legal actions, views and invariants — and each
+//! hook dispatches to the active scenario's module with one arm per scenario. Hooks that
+//! return a [`Step`] may replace the core's step rather than follow it (a scenario that
+//! brings its own robber or deck answers [`Step::Replaced`]).
+//!
+//! A scenario's actions, events and phases are its own enums, joined to the core ones by
+//! one `#[serde(untagged)]` variant each (`Action::Helpers`, `Event::Helpers`,
+//! `Phase::Helpers`), so the JSON stays flat and tagged by `"type"` (`"phase"`). Its view
+//! is one optional field of [`View`].
+//!
+//! Adding a scenario: a module under `src/`, a variant of [`crate::config::Scenario`] and
+//! of [`ScenarioState`], one variant of `Action` / `Event` / `Phase` (as needed) with its
+//! arm in `Game::dispatch`, `Game::waiting_on` and `Game::phase_reason`, one field of
+//! [`View`], and one arm in each hook below that the scenario cares about.
+
+use crate::action::{LegalActions, Seat, SeatSet};
+use crate::config::{GameConfig, Scenario};
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::frenemies::FrenemiesState;
+use crate::game::{Game, Phase};
+use crate::helpers::HelpersState;
+use crate::rng::Rng;
+use crate::view::{View, Viewer};
+
+/// The active scenario and everything it adds to a game.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioState {
+    /// The base game (with the 5–6 extension when configured): no scenario.
+    Base,
+    Helpers(HelpersState),
+    Frenemies(FrenemiesState),
+}
+
+/// What a replaceable hook did with the core's step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Nothing: the core carries out its own step.
+    Core,
+    /// The scenario carried out the step itself; the core skips its own.
+    Replaced,
+}
+
+/// A piece just placed, as the after-build hook sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Built {
+    /// Any road: set-up, paid, free or a scenario's (check `Game::in_setup`).
+    Road {
+        edge: u8,
+    },
+    Settlement {
+        corner: u8,
+    },
+    City {
+        corner: u8,
+    },
+}
+
+impl ScenarioState {
+    /// The starting state of `config`'s scenario (its random set-up from `rng`).
+    pub(crate) fn new(config: &GameConfig, rng: &mut Rng) -> ScenarioState {
+        match config.scenario {
+            None => ScenarioState::Base,
+            Some(Scenario::Helpers) => ScenarioState::Helpers(HelpersState::new(config, rng)),
+            Some(Scenario::Frenemies) => ScenarioState::Frenemies(FrenemiesState::new(config)),
+        }
+    }
+
+    pub fn helpers(&self) -> Option<&HelpersState> {
+        match self {
+            ScenarioState::Helpers(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn helpers_mut(&mut self) -> Option<&mut HelpersState> {
+        match self {
+            ScenarioState::Helpers(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub fn frenemies(&self) -> Option<&FrenemiesState> {
+        match self {
+            ScenarioState::Frenemies(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn frenemies_mut(&mut self) -> Option<&mut FrenemiesState> {
+        match self {
+            ScenarioState::Frenemies(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+impl Game {
+    /// The active scenario's state.
+    pub fn scenario_state(&self) -> &ScenarioState {
+        &self.scenario
+    }
+
+    /// Hook: right after `seat`'s last set-up road.
+    pub(crate) fn hook_after_setup(&mut self, seat: Seat, out: &mut Vec<Event>) {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Frenemies(_) => {}
+            ScenarioState::Helpers(_) => self.helpers_after_setup(seat, out),
+        }
+    }
+
+    /// Hook: after a production roll paid `receivers` (the phase is already `Main`).
+    pub(crate) fn hook_after_production(&mut self, receivers: SeatSet, _out: &mut Vec<Event>) {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Frenemies(_) => {}
+            ScenarioState::Helpers(_) => self.helpers_after_production(receivers),
+        }
+    }
+
+    /// Hook: a 7 was rolled. Replaceable: the core's step is the discards followed by the
+    /// robber move ([`Game::start_discards`]).
+    pub(crate) fn hook_on_seven(&mut self, out: &mut Vec<Event>) -> Step {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Frenemies(_) => Step::Core,
+            ScenarioState::Helpers(_) => self.helpers_on_seven(out),
+        }
+    }
+
+    /// Hook: `seat` moved the robber to `hex` (stealing from `victim`, if any).
+    pub(crate) fn hook_robber_moved(
+        &mut self,
+        seat: Seat,
+        hex: u8,
+        victim: Option<Seat>,
+        out: &mut Vec<Event>,
+    ) {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Frenemies(_) => self.frenemies_robber_moved(seat, hex, victim, out),
+        }
+    }
+
+    /// Hook: may the robber go to `hex` without stealing although someone could be
+    /// robbed there? (The core says no.)
+    pub(crate) fn hook_may_skip_steal(&self, hex: u8) -> bool {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) => false,
+            ScenarioState::Frenemies(_) => self.frenemies_may_skip_steal(hex),
+        }
+    }
+
+    /// Hook: `seat` placed `built` (paid, free or during set-up).
+    pub(crate) fn hook_after_build(&mut self, seat: Seat, built: Built, out: &mut Vec<Event>) {
+        match (&self.scenario, built) {
+            (ScenarioState::Frenemies(_), Built::Road { edge }) => self.frenemies_after_road(seat, edge, out),
+            (ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_), _) => {}
+        }
+    }
+
+    /// Hook: `seat` buys a development card (the turn and phase are checked). Replaceable:
+    /// the core's step pays and draws from the deck.
+    pub(crate) fn hook_buy_card(&mut self, _seat: Seat, _out: &mut Vec<Event>) -> Result<Step, RuleError> {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_) => Ok(Step::Core),
+        }
+    }
+
+    /// Hook: `seat` ends its own turn (before any Special Building Phase).
+    pub(crate) fn hook_end_turn(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_) => {}
+        }
+    }
+
+    /// Hook: `seat`'s turn begins (after the previous turn and any Special Building
+    /// Phase).
+    pub(crate) fn hook_turn_started(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Frenemies(_) => self.frenemies_new_turn(),
+        }
+    }
+
+    /// Hook: public victory points the scenario adds for `seat`.
+    #[inline]
+    pub(crate) fn hook_public_vp(&self, seat: Seat) -> u8 {
+        match &self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) => 0,
+            ScenarioState::Frenemies(f) => f.markers[seat as usize],
+        }
+    }
+
+    /// Hook: the scenario's legal actions of `seat`, after the core's.
+    pub(crate) fn hook_legal(&self, seat: Seat, out: &mut LegalActions) {
+        match self.scenario {
+            ScenarioState::Base => {}
+            ScenarioState::Helpers(_) => self.helpers_legal(seat, out),
+            ScenarioState::Frenemies(_) => self.frenemies_legal(seat, out),
+        }
+    }
+
+    /// Hook: who the game waits on in one of the scenario's own phases.
+    pub(crate) fn hook_waiting_on(&self, s: &mut SeatSet) {
+        match &self.scenario {
+            ScenarioState::Base => {}
+            ScenarioState::Helpers(h) => {
+                if let Some(seat) = h.pending.seat() {
+                    s.insert(seat);
+                }
+            }
+            ScenarioState::Frenemies(_) => self.frenemies_waiting_on(s),
+        }
+    }
+
+    /// Hook: the scenario's part of `viewer`'s view (its hidden parts stripped here).
+    pub(crate) fn hook_view(&self, viewer: Viewer, v: &mut View) {
+        match &self.scenario {
+            ScenarioState::Base => {}
+            ScenarioState::Helpers(h) => v.helpers = Some(self.helpers_view(h, viewer)),
+            ScenarioState::Frenemies(f) => v.frenemies = Some(self.frenemies_view(f, viewer)),
+        }
+    }
+
+    /// Hook: development cards the scenario holds outside hands, deck and discard pile:
+    /// (knights taken off the table, cards being looked at).
+    pub(crate) fn hook_dev_cards_aside(&self) -> (u32, u32) {
+        match &self.scenario {
+            ScenarioState::Base | ScenarioState::Frenemies(_) => (0, 0),
+            ScenarioState::Helpers(h) => h.dev_cards_aside(),
+        }
+    }
+
+    /// Hook: the scenario's own invariants.
+    pub(crate) fn hook_invariants(&self) -> Result<(), String> {
+        match &self.scenario {
+            ScenarioState::Base => Ok(()),
+            ScenarioState::Helpers(h) => self.check_helper_invariants(h),
+            ScenarioState::Frenemies(f) => self.check_frenemies_invariants(f),
+        }
+    }
+
+    /// True in set-up (used by scenario invariants).
+    pub(crate) fn in_setup(&self) -> bool {
+        matches!(self.phase, Phase::SetupSettlement | Phase::SetupRoad { .. })
+    }
+}
