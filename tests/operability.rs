@@ -79,6 +79,16 @@ async fn health_readiness_request_ids_and_json_errors() {
         .unwrap();
     assert_eq!(r.headers()["x-request-id"], "trace-me-42");
 
+    // The JSON Schema of the wire types, as checked in.
+    let (status, schema) = http_text(server.addr, "GET", "/api/schema", None).await;
+    assert_eq!(status, 200);
+    let checked_in =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../protocol.schema.json")).unwrap();
+    assert!(
+        schema == checked_in,
+        "/api/schema differs from protocol.schema.json"
+    );
+
     // Errors are JSON with an "error" field, whatever went wrong.
     for (method, path, want) in [
         ("GET", "/api/games?limit=abc", 400),

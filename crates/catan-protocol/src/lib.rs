@@ -30,7 +30,7 @@ pub mod close {
 }
 
 /// Options of a new room (`POST /api/rooms`); every field optional.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RoomOptions {
     /// Seats, 3–6.
@@ -50,6 +50,7 @@ pub struct RoomOptions {
     /// on a server started with `--allow-seed`); random otherwise. A decimal string on the
     /// wire (seeds exceed 2^53); a number is accepted too.
     #[serde(with = "catan_rules::rng::seed_string::option")]
+    #[schemars(with = "Option<String>")]
     pub seed: Option<u64>,
 }
 
@@ -106,8 +107,15 @@ impl RoomOptions {
     }
 }
 
+/// The body of every HTTP error answer: one sentence for a person.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HttpError {
+    pub error: String,
+}
+
 /// `POST /api/rooms` answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CreatedRoom {
     pub code: String,
     pub room_id: String,
@@ -116,7 +124,7 @@ pub struct CreatedRoom {
     pub ws_path: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomStatus {
     Lobby,
@@ -124,7 +132,7 @@ pub enum RoomStatus {
     Finished,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatInfo {
     pub seat: Seat,
     pub name: Option<String>,
@@ -133,7 +141,7 @@ pub struct SeatInfo {
 }
 
 /// Public information about a room (`GET /api/rooms/{code}` and `room` messages).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RoomInfo {
     pub code: String,
     pub room_id: String,
@@ -147,7 +155,7 @@ pub struct RoomInfo {
 }
 
 /// Client → server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// First message on a socket. As a player: `name` (a new seat) or `token` (resume a
@@ -195,7 +203,7 @@ impl ClientMsg {
 }
 
 /// Server → client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// Answer to `join`: the seat (with its secret token) or spectator status.

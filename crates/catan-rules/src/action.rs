@@ -43,6 +43,21 @@ impl Serialize for SeatSet {
     }
 }
 
+/// On the wire: a list of distinct seat numbers.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for SeatSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SeatSet".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0, "maximum": 7},
+            "uniqueItems": true
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for SeatSet {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<u8>::deserialize(d)?;
@@ -58,6 +73,7 @@ impl<'de> Deserialize<'de> for SeatSet {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DevCard {
     Knight,
@@ -83,6 +99,7 @@ impl DevCard {
 
 /// One request from a seat. Serialized as `{"type": "build_road", "edge": 12}` etc.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Roll the two dice (current player, once per turn, before building or trading).
@@ -187,6 +204,7 @@ impl Action {
 
 /// A choice too combinatorial to enumerate, stated as what the seat must supply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Requirement {
     /// Send `discard` with exactly `count` cards from your hand.
@@ -203,6 +221,7 @@ pub enum Requirement {
 
 /// Everything a seat may do now: fully specified actions plus requirements.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LegalActions {
     pub actions: Vec<Action>,
     pub requirements: Vec<Requirement>,

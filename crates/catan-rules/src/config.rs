@@ -10,6 +10,7 @@ pub const MAX_SEATS: usize = 6;
 /// Options of one game. Every field has a default; `GameConfig::default()` is a
 /// 4-player base game to 10 points on a spiral board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct GameConfig {
     /// 3–6 seats (5–6 use the extension's larger island).
@@ -30,6 +31,7 @@ pub struct GameConfig {
 
 /// Scenarios that plug into the engine at its hook points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Scenario {
     /// CATAN – The Helpers (`helpers.md`).
@@ -64,6 +66,7 @@ impl Default for GameConfig {
 
 /// Why a configuration cannot start a game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[error("invalid game configuration: {0}")]
 pub struct ConfigError(pub String);
 

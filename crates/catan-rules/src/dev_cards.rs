@@ -125,7 +125,7 @@ impl Game {
     ) -> Result<(), RuleError> {
         self.check_play(seat, DevCard::Monopoly, "play_monopoly")?;
         self.consume(seat, DevCard::Monopoly, out);
-        let mut taken = [0u8; crate::config::MAX_SEATS];
+        let mut taken = crate::PerSeat::filled(self.n, 0u8);
         let mut total = 0;
         for s in 0..self.n as usize {
             if s != seat as usize {

@@ -1,11 +1,11 @@
 //! What happened, in order. The game log; redacted per viewer by [`crate::view`].
 
 use crate::action::{DevCard, Seat, SeatSet};
-use crate::config::MAX_SEATS;
 use crate::resources::{Resource, ResourceSet};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     SettlementBuilt {
@@ -75,7 +75,7 @@ pub enum Event {
     Monopoly {
         seat: Seat,
         resource: Resource,
-        taken: [u8; MAX_SEATS],
+        taken: crate::PerSeat<u8>,
     },
     MaritimeTrade {
         seat: Seat,
@@ -126,7 +126,7 @@ pub enum Event {
     },
     GameOver {
         winner: Seat,
-        points: [u8; MAX_SEATS],
+        points: crate::PerSeat<u8>,
     },
 
     /// An event of The Helpers (flat on the wire).

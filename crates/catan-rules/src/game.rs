@@ -70,6 +70,7 @@ impl Player {
 
 /// Where the game stands. Each action is checked against the phase first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// Set-up: the seat in snake order places a settlement…
@@ -107,6 +108,7 @@ pub enum Phase {
 
 /// An answer to the open domestic trade offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "answer", rename_all = "snake_case")]
 pub enum Response {
     Pending,
@@ -121,11 +123,12 @@ pub enum Response {
 
 /// The current player's open offer: they give `give` and receive `get`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TradeOffer {
     pub give: ResourceSet,
     pub get: ResourceSet,
     pub to: SeatSet,
-    pub responses: [Response; MAX_SEATS],
+    pub responses: crate::PerSeat<Response>,
 }
 
 /// A complete game. `Clone` is a flat copy of about a kilobyte, so bots can search.
@@ -588,7 +591,7 @@ impl Game {
         if self.victory_points(seat) >= self.config.victory_points {
             self.phase = Phase::GameOver { winner: seat };
             self.offer = None;
-            let mut points = [0; MAX_SEATS];
+            let mut points = crate::PerSeat::filled(self.n, 0);
             for s in 0..self.n {
                 points[s as usize] = self.victory_points(s);
             }

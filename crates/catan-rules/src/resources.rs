@@ -5,6 +5,7 @@ use std::fmt;
 use std::ops::{Index, IndexMut};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Resource {
     Brick,
@@ -57,6 +58,7 @@ impl fmt::Display for Resource {
 pub struct ResourceSet(pub [u8; 5]);
 
 #[derive(Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct ResourceMap {
     #[serde(default)]
@@ -82,6 +84,17 @@ impl Serialize for ResourceSet {
             ore,
         }
         .serialize(s)
+    }
+}
+
+/// The schema of the wire form: the [`ResourceMap`] object.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for ResourceSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ResourceSet".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        ResourceMap::json_schema(generator)
     }
 }
 

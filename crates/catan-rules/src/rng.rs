@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// SplitMix64. One `u64` of state; `Copy` so that cloning a game for search is free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rng {
     state: u64,
 }
@@ -89,6 +90,7 @@ pub mod seed_string {
     use serde::{de, Deserialize, Deserializer, Serializer};
 
     #[derive(Deserialize)]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
     #[serde(untagged)]
     enum Either {
         Text(String),

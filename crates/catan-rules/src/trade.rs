@@ -91,7 +91,7 @@ impl Game {
                 "an offer can only go to the other players of this game",
             ));
         }
-        let mut responses = [Response::Declined; crate::config::MAX_SEATS];
+        let mut responses = crate::PerSeat::filled(self.n, Response::Declined);
         for s in to.iter() {
             responses[s as usize] = Response::Pending;
         }

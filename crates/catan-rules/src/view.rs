@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Who is looking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Viewer {
     Seat(Seat),
@@ -28,6 +29,7 @@ impl Viewer {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HexView {
     pub id: u8,
     pub col: i16,
@@ -40,6 +42,7 @@ pub struct HexView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HarborView {
     pub kind: HarborKind,
     pub edge: u8,
@@ -48,6 +51,7 @@ pub struct HarborView {
 
 /// The fixed part of the board: geometry and what lies on it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BoardView {
     pub layout: Layout,
     pub hexes: Vec<HexView>,
@@ -59,6 +63,7 @@ pub struct BoardView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BuildingView {
     pub corner: u8,
     pub seat: Seat,
@@ -66,6 +71,7 @@ pub struct BuildingView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RoadView {
     pub edge: u8,
     pub seat: Seat,
@@ -73,6 +79,7 @@ pub struct RoadView {
 
 /// Development cards by kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DevCards {
     pub knight: u8,
     pub victory_point: u8,
@@ -94,6 +101,7 @@ impl From<[u8; 5]> for DevCards {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlayerView {
     pub seat: Seat,
     pub resource_count: u32,
@@ -119,6 +127,7 @@ pub struct PlayerView {
 
 /// What one viewer may know of the game, plus what that viewer may do.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct View {
     pub viewer: Viewer,
     pub config: GameConfig,
@@ -153,6 +162,7 @@ pub struct View {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HeldHelper {
     pub seat: Seat,
     pub helper: Option<Helper>,
@@ -164,6 +174,7 @@ pub struct HeldHelper {
 
 /// The Helpers: everything is public except what Diara and Ryan show their user.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HelpersView {
     pub held: Vec<HeldHelper>,
     pub display: Vec<Helper>,

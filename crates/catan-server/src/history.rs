@@ -32,9 +32,7 @@ pub fn routes(store: Store) -> Router {
         .with_state(store)
 }
 
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
-}
+use crate::json_error as error;
 
 fn store_error(e: StoreError) -> Response {
     match e {

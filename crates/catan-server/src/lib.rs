@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod observe;
 pub mod registry;
 pub mod room;
+pub mod schema;
 pub mod session;
 
 use axum::extract::{ConnectInfo, Path, State};
@@ -148,6 +149,7 @@ pub fn router(state: AppState, store: Option<Store>) -> Router {
         .route("/metrics", get(metrics_text))
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{code}", get(room_info))
+        .route("/api/schema", get(json_schema))
         .route("/ws", get(session::upgrade))
         .with_state(state);
     let app = match store {
@@ -218,6 +220,17 @@ async fn readyz(State(state): State<AppState>) -> Response {
     }
 }
 
+/// The JSON Schema of the wire types (generated once per process).
+async fn json_schema() -> Response {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let text = TEXT.get_or_init(schema::schema_text).clone();
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/schema+json")],
+        text,
+    )
+        .into_response()
+}
+
 /// Prometheus text format.
 async fn metrics_text(State(state): State<AppState>) -> Response {
     if let Some(store) = &state.store {
@@ -235,8 +248,14 @@ async fn metrics_text(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
-pub(crate) fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
+/// An error answer: `status` with the JSON body `{"error": message}` ([`HttpError`]).
+///
+/// [`HttpError`]: catan_protocol::HttpError
+pub fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
+    let body = catan_protocol::HttpError {
+        error: message.into(),
+    };
+    (status, Json(body)).into_response()
 }
 
 async fn create_room(

@@ -6,7 +6,6 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use serde_json::json;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -63,7 +62,9 @@ pub fn too_many(what: &str, wait: Duration) -> Response {
     (
         StatusCode::TOO_MANY_REQUESTS,
         [(axum::http::header::RETRY_AFTER, secs.to_string())],
-        Json(json!({ "error": format!("too many {what}; try again in {secs} s") })),
+        Json(catan_protocol::HttpError {
+            error: format!("too many {what}; try again in {secs} s"),
+        }),
     )
         .into_response()
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// How a stored game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
     /// Someone reached the victory point target.
@@ -32,6 +33,7 @@ impl GameStatus {
 
 /// Who sat in a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PlayerKind {
     Human,
@@ -57,6 +59,7 @@ impl PlayerKind {
 
 /// One seat of a stored game and how it ended for that seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlayerRecord {
     pub seat: Seat,
     pub name: String,
@@ -68,6 +71,7 @@ pub struct PlayerRecord {
 
 /// One entry of the action log: the `index`-th action applied, by `seat`, at `at_ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ActionRecord {
     pub index: u32,
     pub seat: Seat,
@@ -79,6 +83,7 @@ pub struct ActionRecord {
 /// A game handed to the store when it ends: everything needed to list it, show its
 /// result and replay it exactly (`config` + `seed` + `actions`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FinishedGame {
     /// Unique id chosen by the server (a UUID, say). Saving is idempotent on it.
     pub id: String,
@@ -86,6 +91,7 @@ pub struct FinishedGame {
     pub code: String,
     pub config: GameConfig,
     #[serde(with = "catan_rules::rng::seed_string")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub seed: u64,
     /// Version of the rules that produced the log; a replay needs the same rules.
     pub rules_version: String,
@@ -176,6 +182,7 @@ pub fn variant_name(config: &GameConfig) -> String {
 
 /// A stored game as listed: its result, without the configuration or the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameSummary {
     pub id: String,
     pub code: String,
@@ -195,6 +202,7 @@ pub struct GameSummary {
 /// One page of [`Store::list`](crate::Store::list); serializes as
 /// `{"games": [...], "next_before": "id" | null}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GamePage {
     /// Newest finished first.
     pub games: Vec<GameSummary>,
@@ -204,20 +212,24 @@ pub struct GamePage {
 
 /// A stored game with its configuration (`GET /api/games/{id}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameDetail {
     #[serde(flatten)]
     pub summary: GameSummary,
     pub config: GameConfig,
     #[serde(with = "catan_rules::rng::seed_string")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub seed: u64,
 }
 
 /// What a replay needs (`GET /api/games/{id}/replay`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Replay {
     pub id: String,
     pub config: GameConfig,
     #[serde(with = "catan_rules::rng::seed_string")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub seed: u64,
     pub rules_version: String,
     pub actions: Vec<ActionRecord>,

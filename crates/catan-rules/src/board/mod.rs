@@ -13,6 +13,7 @@ pub const MAX_HEXES: usize = 32;
 pub const MAX_HARBORS: usize = 12;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Terrain {
     Hills,
@@ -39,6 +40,7 @@ impl Terrain {
 
 /// What a harbor trades: `generic` is 3:1 for any resource, the others 2:1 for that one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HarborKind {
     Generic,
@@ -72,6 +74,7 @@ impl HarborKind {
 
 /// How number tokens are laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TokenPlacement {
     /// Letter order along the spiral from an RNG-chosen corner hex and direction.

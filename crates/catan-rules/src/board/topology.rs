@@ -24,6 +24,7 @@ const NEIGHBOR_DIRS: [(i16, i16); 6] = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -
 
 /// Which island shape a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Layout {
     /// 19 hexes in rows 3-4-5-4-3, 9 harbors.

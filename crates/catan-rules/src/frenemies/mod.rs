@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 /// The five guilds (favor token types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Guild {
     /// Wagon: a 1:1 bank trade (1 token, at most twice a turn).
@@ -68,6 +69,7 @@ pub const VP_MARKERS: u8 = 8;
 /// What the current player did with tokens this turn (redeem and exchange exclude each
 /// other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TokenUse {
     None,
@@ -77,6 +79,7 @@ pub enum TokenUse {
 
 /// The gift in progress (or what this turn's gifts left behind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GiftOffer {
     pub from: Seat,
     pub to: Seat,

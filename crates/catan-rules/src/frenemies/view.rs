@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// One seat's tokens. Guild arrays are in [`super::Guild`] order (traders, merchants,
 /// road builders, scholars, master builders).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TokenHolder {
     pub seat: Seat,
     pub token_count: u8,
@@ -21,6 +22,7 @@ pub struct TokenHolder {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FrenemiesView {
     pub holders: Vec<TokenHolder>,
     pub supply_count: u8,

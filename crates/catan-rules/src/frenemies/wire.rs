@@ -8,6 +8,7 @@ use crate::view::Viewer;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FrenemiesAction {
     /// Offer 1 `resource` card to `to` (an opponent with no more visible points).
@@ -54,6 +55,7 @@ impl FrenemiesAction {
 
 /// Why favor tokens were drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Earned {
     /// A harmless robber move.
@@ -67,6 +69,7 @@ pub enum Earned {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FrenemiesEvent {
     /// `seat` drew `count` tokens; `guilds` (by guild) only for `seat`.
@@ -145,6 +148,7 @@ impl FrenemiesEvent {
 /// The scenario's own phases (both interrupt the current player's main phase and return
 /// to it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum FrenemiesPhase {
     /// The gift's addressee answers (see the view's `gift`).

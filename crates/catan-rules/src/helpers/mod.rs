@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 /// The twelve helpers, numbered as the rules list them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Helper {
     Asla,
@@ -91,6 +92,7 @@ pub fn helpers_in(mask: u16) -> impl Iterator<Item = Helper> {
 /// The scenario's own phase, joined to [`Phase`] as `Phase::Helpers` (on the wire
 /// `{"phase": "helper_decision"}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum HelpersPhase {
     /// A follow-up decision: see the scenario state's `pending`.
@@ -108,6 +110,7 @@ impl HelpersPhase {
 
 /// A follow-up decision the game is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Pending {
     None,

@@ -37,7 +37,9 @@ fn reaching_the_target_in_own_turn_ends_the_game() {
         Event::GameOver { winner, points } => Some((*winner, *points)),
         _ => None,
     });
-    assert_eq!(over, Some((0, [10, 2, 0, 0, 0, 0])));
+    let (winner, points) = over.expect("the game is over");
+    assert_eq!(winner, 0);
+    assert_eq!(points, [10, 2, 0, 0], "one entry per seat of this 4-player game");
     // VP cards revealed in every view.
     for viewer in [
         Viewer::Spectator,
