@@ -54,7 +54,8 @@ impl DecodeError {
 
 /// Decodes one client text message strictly (see the module documentation).
 pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
-    let value = parse_strict(text).map_err(|e| DecodeError::new("unknown", format!("malformed JSON: {e}")))?;
+    let value =
+        parse_strict(text).map_err(|e| DecodeError::new("unknown", format!("malformed JSON: {e}")))?;
     let Value::Object(obj) = &value else {
         return Err(DecodeError::new("unknown", "a message must be a JSON object"));
     };
@@ -69,10 +70,13 @@ pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
         }
     };
     if !ClientMsg::TYPES.contains(&kind.as_str()) {
-        return Err(DecodeError::new("unknown", format!("unknown message type {kind:?}")));
+        return Err(DecodeError::new(
+            "unknown",
+            format!("unknown message type {kind:?}"),
+        ));
     }
-    let msg: ClientMsg =
-        serde_json::from_value(value.clone()).map_err(|e| DecodeError::new(&kind, format!("invalid {kind}: {e}")))?;
+    let msg: ClientMsg = serde_json::from_value(value.clone())
+        .map_err(|e| DecodeError::new(&kind, format!("invalid {kind}: {e}")))?;
     let back = serde_json::to_value(&msg).expect("client messages serialize");
     if let Some(path) = unknown_key(&value, &back, &mut String::new()) {
         return Err(DecodeError::new(&kind, format!("invalid {kind}: {path}")));
@@ -218,7 +222,8 @@ mod tests {
         // Optional fields may be given explicitly (with their default) or left out.
         let a = decode_client(r#"{"type":"join","code":"AB","name":null,"spectate":false}"#).unwrap();
         assert!(matches!(a, ClientMsg::Join { spectate: false, .. }));
-        let t = r#"{"type":"action","action":{"type":"offer_trade","give":{"brick":1,"ore":0},"get":{"ore":1}}}"#;
+        let t =
+            r#"{"type":"action","action":{"type":"offer_trade","give":{"brick":1,"ore":0},"get":{"ore":1}}}"#;
         assert!(decode_client(t).is_ok());
     }
 
@@ -235,7 +240,10 @@ mod tests {
     #[test]
     fn a_numeric_type_is_refused() {
         let e = refused(r#"{"type":1,"edge":3}"#);
-        assert!(e.message.contains("\"type\" must be a string, not a number"), "{e}");
+        assert!(
+            e.message.contains("\"type\" must be a string, not a number"),
+            "{e}"
+        );
         let e = refused(r#"{"type":"action","action":{"type":1,"edge":3}}"#);
         assert_eq!(
             e.message,
@@ -263,7 +271,9 @@ mod tests {
         assert!(refused("[1,2]").message.contains("JSON object"));
         assert!(refused("{").message.contains("malformed JSON"));
         assert!(refused(r#"{"code":"x"}"#).message.contains("needs a \"type\""));
-        assert!(refused(r#"{"type":"dance"}"#).message.contains("unknown message type \"dance\""));
+        assert!(refused(r#"{"type":"dance"}"#)
+            .message
+            .contains("unknown message type \"dance\""));
         assert!(refused(r#"{"type":"ping"} x"#).message.contains("malformed JSON"));
     }
 }

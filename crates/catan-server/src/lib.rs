@@ -12,11 +12,11 @@ pub mod registry;
 pub mod room;
 pub mod session;
 
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use catan_protocol::{CreatedRoom, RoomOptions};
 use catan_store::{Store, StoreHandle};
 use registry::Registry;
@@ -48,6 +48,12 @@ pub struct Config {
     /// Most live rooms at once.
     #[arg(long, env = "MAX_ROOMS", default_value_t = 5_000)]
     pub max_rooms: usize,
+    /// Most live rooms created from one client address at once; further creations get 429.
+    #[arg(long, env = "MAX_ROOMS_PER_IP", default_value_t = 20)]
+    pub max_rooms_per_ip: usize,
+    /// A game with no human seat stops, unfinished, once it reaches this turn.
+    #[arg(long, env = "BOT_TURN_CAP", default_value_t = 2_000)]
+    pub bot_turn_cap: u32,
     /// A room with no connection for this long closes (seconds).
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 900)]
     pub room_idle_secs: u64,
@@ -66,6 +72,17 @@ pub struct Config {
     /// Messages queued for one client before it counts as too slow and is dropped.
     #[arg(long, env = "OUTBOUND_QUEUE", default_value_t = 512)]
     pub outbound_queue: usize,
+    /// A frame not written to the client within this time (it stopped reading and its
+    /// buffers are full) closes the connection (milliseconds).
+    #[arg(long, env = "WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub write_timeout_ms: u64,
+    /// The server pings every connection this often (milliseconds)…
+    #[arg(long, env = "PING_INTERVAL_MS", default_value_t = 10_000)]
+    pub ping_interval_ms: u64,
+    /// …and closes one it has heard nothing from (no frame, no pong) for this long
+    /// (milliseconds), with 4008.
+    #[arg(long, env = "PONG_TIMEOUT_MS", default_value_t = 30_000)]
+    pub pong_timeout_ms: u64,
 }
 
 impl Config {
@@ -76,12 +93,17 @@ impl Config {
             database_url,
             max_connections: 10_000,
             max_rooms: 5_000,
+            max_rooms_per_ip: 5_000,
+            bot_turn_cap: 2_000,
             room_idle_secs: 900,
             room_finished_secs: 120,
             bot_delay_ms: 0,
             rate_per_sec: 200,
             rate_burst: 400,
             outbound_queue: 4096,
+            write_timeout_ms: 10_000,
+            ping_interval_ms: 10_000,
+            pong_timeout_ms: 30_000,
         }
     }
 }
@@ -119,7 +141,11 @@ pub(crate) fn json_error(status: StatusCode, message: impl Into<String>) -> Resp
     (status, Json(json!({ "error": message.into() }))).into_response()
 }
 
-async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> Response {
+async fn create_room(
+    State(state): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: axum::body::Bytes,
+) -> Response {
     let options: RoomOptions = if body.iter().all(|b| b.is_ascii_whitespace()) {
         RoomOptions::default()
     } else {
@@ -131,10 +157,22 @@ async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> 
     if let Err(e) = options.validate() {
         return json_error(StatusCode::BAD_REQUEST, e);
     }
-    if state.registry.len() >= state.config.max_rooms {
-        return json_error(StatusCode::SERVICE_UNAVAILABLE, "too many rooms; try again later");
-    }
-    let (code, room_id) = room::spawn(&state, options.clone());
+    let owner = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    let (code, room_id) = match room::spawn(&state, options.clone(), owner) {
+        Ok(created) => created,
+        Err(registry::Full::Rooms) => {
+            return json_error(StatusCode::SERVICE_UNAVAILABLE, "too many rooms; try again later")
+        }
+        Err(registry::Full::Address) => {
+            return json_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many live rooms from your address (at most {}); try again later",
+                    state.config.max_rooms_per_ip
+                ),
+            )
+        }
+    };
     (
         StatusCode::CREATED,
         Json(CreatedRoom {
@@ -193,7 +231,7 @@ pub async fn serve(
         // Give sessions a moment to send their close frames.
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    axum::serve(listener, app)
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(graceful)
         .await?;
     let stats = writer.shutdown().await;
