@@ -229,7 +229,7 @@ mod tests {
         let e = refused(r#"{"type":"chat","text":"a","text":"b"}"#);
         assert_eq!(
             e.message,
-            "malformed JSON: duplicate key `text` at line 1 column 29"
+            "malformed JSON: duplicate key `text` at line 1 column 32"
         );
         let e = refused(r#"{"type":"action","action":{"type":"build_road","edge":1,"edge":2}}"#);
         assert!(e.message.contains("duplicate key `edge`"), "{e}");
