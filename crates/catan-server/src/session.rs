@@ -225,6 +225,8 @@ struct Writer {
 impl Writer {
     async fn run(mut self) {
         let mut ping = tokio::time::interval_at(Instant::now() + self.ping_interval, self.ping_interval);
+        // After a slow write, one ping, not a burst of the missed ones.
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let left = self.close_reason.lock().unwrap().clone();
             if let Some((code, reason)) = left {

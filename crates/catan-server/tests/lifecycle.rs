@@ -19,6 +19,13 @@ fn config(dir: &tempfile::TempDir) -> catan_server::Config {
     catan_server::Config::for_tests(Some(sqlite_url(dir)))
 }
 
+/// A server with the test defaults and one lobby room in it (its invite code).
+async fn server_with_a_room(dir: &tempfile::TempDir) -> (TestServer, String) {
+    let server = TestServer::start_with(config(dir)).await;
+    let (code, _) = server.create_room(json!({})).await;
+    (server, code)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unreachable_targets_and_too_many_rooms_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -35,7 +42,7 @@ async fn unreachable_targets_and_too_many_rooms_are_refused() {
         assert_eq!(s, 400, "{options}: {body}");
         assert!(body["error"].as_str().unwrap().contains("out of reach"), "{body}");
     }
-    let (code, _) = server.create_room(json!({"victory_points": 22})).await;
+    server.create_room(json!({"victory_points": 22})).await;
     server.create_room(json!({})).await;
     // A third live room from the same address is refused; closing one frees a slot.
     let (s, body) = server.http("POST", "/api/rooms", Some(&json!({}))).await;
@@ -44,7 +51,6 @@ async fn unreachable_targets_and_too_many_rooms_are_refused() {
         .as_str()
         .unwrap()
         .contains("too many live rooms from your address"));
-    drop(code);
     server.stop().await;
 }
 
@@ -184,8 +190,7 @@ async fn spectators_that_never_read_are_disconnected_and_their_sockets_released(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_close_handshake_is_answered() {
     let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with(config(&dir)).await;
-    let (code, _) = server.create_room(json!({})).await;
+    let (server, code) = server_with_a_room(&dir).await;
     let mut c = Client::join(&server.ws_url(), &code, "Ann").await;
     c.ws.send(Message::Close(None)).await.unwrap();
     let answer = loop {
@@ -202,8 +207,7 @@ async fn the_close_handshake_is_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn binary_and_ping_floods_are_closed_with_1008() {
     let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with(config(&dir)).await;
-    let (code, _) = server.create_room(json!({})).await;
+    let (server, code) = server_with_a_room(&dir).await;
     let url = server.ws_url();
     let mut binary = Client::spectate(&url, &code).await;
     // Binary frames are answered with an error, and counted.
@@ -232,8 +236,7 @@ async fn binary_and_ping_floods_are_closed_with_1008() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_frame_over_64_kib_is_closed_with_1009() {
     let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with(config(&dir)).await;
-    let (code, _) = server.create_room(json!({})).await;
+    let (server, code) = server_with_a_room(&dir).await;
     let mut c = Client::spectate(&server.ws_url(), &code).await;
     c.send_raw(format!(
         "{{\"type\":\"chat\",\"text\":\"{}\"}}",
@@ -247,8 +250,7 @@ async fn a_frame_over_64_kib_is_closed_with_1009() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn strict_decoding_names_the_problem_and_keeps_the_seat() {
     let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with(config(&dir)).await;
-    let (code, _) = server.create_room(json!({})).await;
+    let (server, code) = server_with_a_room(&dir).await;
     let mut c = Client::join(&server.ws_url(), &code, "Ann").await;
     for (raw, names) in [
         (r#"{"type":"chat","text":"a","text":"b"}"#, "duplicate key `text`"),
