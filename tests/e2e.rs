@@ -331,10 +331,15 @@ async fn idle_and_finished_rooms_are_removed() {
     let (left, _) = server.create_room(json!({"players": 3})).await;
     let c = Client::join(&server.ws_url(), &left, "Ann").await;
     drop(c);
-    // Finished: an all-bot game ends, then the room closes after the grace period.
-    let (done, room_id) = server.create_room(json!({"players": 3, "bots": 3})).await;
     server.wait_room_gone(&idle).await;
     server.wait_room_gone(&left).await;
+    server.stop().await;
+    // Finished: an all-bot game ends, then the room closes after the grace period. (With
+    // a long idle time: an unwatched all-bot room also closes when idle.)
+    let mut config = catan_server::Config::for_tests(Some(sqlite_url(&dir)));
+    config.room_finished_secs = 1;
+    let server = TestServer::start_with(config).await;
+    let (done, room_id) = server.create_room(json!({"players": 3, "bots": 3})).await;
     server.wait_room_gone(&done).await;
     server.wait_stored(&room_id).await;
     let (_, health) = server.http("GET", "/healthz", None).await;

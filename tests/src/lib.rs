@@ -498,3 +498,40 @@ fn authority(url: &str) -> String {
         format!("{host}:5432")
     }
 }
+
+/// Open sockets of this process whose local port is `port`: the server's side of its
+/// connections (the test's clients, in the same process, have other local ports).
+/// Matched through socket inodes: `/proc/self/fd` links against `/proc/net/tcp{,6}`.
+#[cfg(target_os = "linux")]
+pub fn server_sockets(port: u16) -> usize {
+    use std::collections::HashSet;
+    let mut on_port = HashSet::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            let (Some(local), Some(state), Some(inode)) = (cols.get(1), cols.get(3), cols.get(9)) else {
+                continue;
+            };
+            // 0A: LISTEN, the listener itself is not a connection.
+            let local_port = local
+                .rsplit(':')
+                .next()
+                .and_then(|p| u16::from_str_radix(p, 16).ok());
+            if local_port == Some(port) && *state != "0A" {
+                on_port.insert(inode.to_string());
+            }
+        }
+    }
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .filter_map(|l| {
+            let l = l.to_string_lossy().into_owned();
+            Some(l.strip_prefix("socket:[")?.strip_suffix(']')?.to_string())
+        })
+        .filter(|inode| on_port.contains(inode))
+        .count()
+}

@@ -2,6 +2,12 @@
 //! as JSON objects tagged by `"type"`. `protocol.md` at the repository root documents each
 //! one with examples; the tests there and here keep both in step.
 
+mod decode;
+mod reach;
+
+pub use decode::{decode_client, parse_strict, DecodeError};
+pub use reach::victory_point_range;
+
 use catan_rules::{Action, Event, GameConfig, RuleError, Scenario, Seat, TokenPlacement};
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +102,19 @@ impl RoomOptions {
     }
 
     pub fn validate(&self) -> Result<(), String> {
-        self.game_config().validate().map_err(|e| e.to_string())?;
+        let config = self.game_config();
+        config.validate().map_err(|e| e.to_string())?;
+        let reach = victory_point_range(&config);
+        if !reach.contains(&self.target()) {
+            return Err(format!(
+                "victory_points {} is out of reach: this variant allows {} to {} \
+                 (the most one player can hold: 5 settlements + 4 cities, both titles, \
+                 every VP card, and in Frenemies the 8 VP markers)",
+                self.target(),
+                reach.start(),
+                reach.end()
+            ));
+        }
         if self.bots > self.players {
             return Err(format!(
                 "bots ({}) cannot exceed players ({})",
@@ -324,5 +342,15 @@ mod tests {
         let o: RoomOptions = serde_json::from_str(r#"{"players":7}"#).unwrap();
         assert!(o.validate().is_err());
         assert!(serde_json::from_str::<RoomOptions>(r#"{"colour":1}"#).is_err());
+        let o = RoomOptions {
+            victory_points: Some(23),
+            ..RoomOptions::default()
+        };
+        assert!(o.validate().unwrap_err().contains("out of reach"));
+        let o = RoomOptions {
+            victory_points: Some(22),
+            ..RoomOptions::default()
+        };
+        assert!(o.validate().is_ok());
     }
 }

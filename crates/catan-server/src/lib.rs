@@ -63,6 +63,12 @@ pub struct Config {
     /// Most live rooms at once.
     #[arg(long, env = "MAX_ROOMS", default_value_t = 5_000)]
     pub max_rooms: usize,
+    /// Most live rooms created from one client address at once; further creations get 429.
+    #[arg(long, env = "MAX_ROOMS_PER_IP", default_value_t = 20)]
+    pub max_rooms_per_ip: usize,
+    /// A game with no human seat stops, unfinished, once it reaches this turn.
+    #[arg(long, env = "BOT_TURN_CAP", default_value_t = 2_000)]
+    pub bot_turn_cap: u32,
     /// A room with no connection for this long closes (seconds).
     #[arg(long, env = "ROOM_IDLE_SECS", default_value_t = 900)]
     pub room_idle_secs: u64,
@@ -100,6 +106,17 @@ pub struct Config {
     /// so only pages served by this server (same origin) can use the API.
     #[arg(long = "cors-origin", env = "CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
+    /// A frame not written to the client within this time (it stopped reading and its
+    /// buffers are full) closes the connection (milliseconds).
+    #[arg(long, env = "WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub write_timeout_ms: u64,
+    /// The server pings every connection this often (milliseconds)…
+    #[arg(long, env = "PING_INTERVAL_MS", default_value_t = 10_000)]
+    pub ping_interval_ms: u64,
+    /// …and closes one it has heard nothing from (no frame, no pong) for this long
+    /// (milliseconds), with 4008.
+    #[arg(long, env = "PONG_TIMEOUT_MS", default_value_t = 30_000)]
+    pub pong_timeout_ms: u64,
 }
 
 impl Config {
@@ -110,6 +127,8 @@ impl Config {
             database_url,
             max_connections: 10_000,
             max_rooms: 5_000,
+            max_rooms_per_ip: 5_000,
+            bot_turn_cap: 2_000,
             room_idle_secs: 900,
             room_finished_secs: 120,
             bot_delay_ms: 0,
@@ -121,6 +140,9 @@ impl Config {
             rooms_per_minute_per_ip: 0,
             ws_per_minute_per_ip: 0,
             cors_origins: Vec::new(),
+            write_timeout_ms: 10_000,
+            ping_interval_ms: 10_000,
+            pong_timeout_ms: 30_000,
         }
     }
 }
@@ -285,10 +307,21 @@ async fn create_room(
         );
     }
     let options = options.resolved();
-    if state.registry.len() >= state.config.max_rooms {
-        return json_error(StatusCode::SERVICE_UNAVAILABLE, "too many rooms; try again later");
-    }
-    let (code, room_id) = room::spawn(&state, options.clone());
+    let (code, room_id) = match room::spawn(&state, options.clone(), Some(peer.ip())) {
+        Ok(created) => created,
+        Err(registry::Full::Rooms) => {
+            return json_error(StatusCode::SERVICE_UNAVAILABLE, "too many rooms; try again later")
+        }
+        Err(registry::Full::Address) => {
+            return json_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many live rooms from your address (at most {}); try again later",
+                    state.config.max_rooms_per_ip
+                ),
+            )
+        }
+    };
     (
         StatusCode::CREATED,
         Json(CreatedRoom {

@@ -2,6 +2,7 @@
 
 use crate::room::RoomMsg;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
@@ -9,6 +10,24 @@ use tokio::sync::mpsc;
 pub struct RoomHandle {
     pub room_id: String,
     pub tx: mpsc::Sender<RoomMsg>,
+    /// The client address that created the room (for the per-address room limit).
+    pub owner: Option<IpAddr>,
+}
+
+/// Why a room could not be registered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Full {
+    /// The server holds its maximum of live rooms.
+    Rooms,
+    /// This client address already has its maximum of live rooms.
+    Address,
+}
+
+/// The bounds checked by [`Registry::insert_limited`].
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_rooms: usize,
+    pub max_rooms_per_address: usize,
 }
 
 /// Codes → rooms. A plain mutex: every critical section is a map lookup or insert.
@@ -22,14 +41,30 @@ impl Registry {
         self.rooms.lock().unwrap().get(code).cloned()
     }
 
-    /// Inserts under a fresh code unique among live rooms; returns the code.
-    pub fn insert_unique(&self, make_code: impl Fn() -> String, handle: RoomHandle) -> String {
+    /// Inserts under a fresh code unique among live rooms, if neither the server nor the
+    /// room's owner address is at its limit (checked and inserted under one lock, so
+    /// concurrent creations cannot overshoot); returns the code.
+    pub fn insert_limited(
+        &self,
+        make_code: impl Fn() -> String,
+        handle: RoomHandle,
+        limits: Limits,
+    ) -> Result<String, Full> {
         let mut rooms = self.rooms.lock().unwrap();
+        if rooms.len() >= limits.max_rooms {
+            return Err(Full::Rooms);
+        }
+        if let Some(ip) = handle.owner {
+            let owned = rooms.values().filter(|r| r.owner == Some(ip)).count();
+            if owned >= limits.max_rooms_per_address {
+                return Err(Full::Address);
+            }
+        }
         loop {
             let code = make_code();
             if !rooms.contains_key(&code) {
                 rooms.insert(code.clone(), handle);
-                return code;
+                return Ok(code);
             }
         }
     }
@@ -48,5 +83,40 @@ impl Registry {
 
     pub fn all(&self) -> Vec<RoomHandle> {
         self.rooms.lock().unwrap().values().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn handle(owner: Option<IpAddr>) -> RoomHandle {
+        RoomHandle {
+            room_id: String::new(),
+            tx: mpsc::channel(1).0,
+            owner,
+        }
+    }
+
+    #[test]
+    fn rooms_are_bounded_in_total_and_per_address() {
+        let r = Registry::default();
+        let limits = Limits {
+            max_rooms: 3,
+            max_rooms_per_address: 2,
+        };
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let code = crate::codes::invite_code;
+        assert!(r.insert_limited(code, handle(Some(a)), limits).is_ok());
+        let second = r.insert_limited(code, handle(Some(a)), limits).unwrap();
+        assert_eq!(
+            r.insert_limited(code, handle(Some(a)), limits),
+            Err(Full::Address)
+        );
+        assert!(r.insert_limited(code, handle(Some(b)), limits).is_ok());
+        assert_eq!(r.insert_limited(code, handle(None), limits), Err(Full::Rooms));
+        r.remove(&second);
+        assert!(r.insert_limited(code, handle(Some(a)), limits).is_ok());
     }
 }

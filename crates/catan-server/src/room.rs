@@ -129,15 +129,27 @@ pub(crate) fn text(msg: &ServerMsg) -> Utf8Bytes {
         .into()
 }
 
-/// Creates a room task and registers it; returns (code, room id).
-pub fn spawn(app: &AppState, options: RoomOptions) -> (String, String) {
+/// Creates a room task and registers it, within the server's room limits; returns
+/// (code, room id).
+pub fn spawn(
+    app: &AppState,
+    options: RoomOptions,
+    owner: Option<std::net::IpAddr>,
+) -> Result<(String, String), crate::registry::Full> {
     let (tx, rx) = mpsc::channel(1024);
     let room_id = uuid::Uuid::new_v4().to_string();
     let handle = crate::registry::RoomHandle {
         room_id: room_id.clone(),
         tx: tx.clone(),
+        owner,
     };
-    let code = app.registry.insert_unique(crate::codes::invite_code, handle);
+    let limits = crate::registry::Limits {
+        max_rooms: app.config.max_rooms,
+        max_rooms_per_address: app.config.max_rooms_per_ip,
+    };
+    let code = app
+        .registry
+        .insert_limited(crate::codes::invite_code, handle, limits)?;
     let seed = options.seed.unwrap_or_else(crate::codes::random_seed);
     let n = options.players as usize;
     let seats = (0..n)
@@ -177,7 +189,7 @@ pub fn spawn(app: &AppState, options: RoomOptions) -> (String, String) {
     crate::metrics::room_status(None, Some(status_label(RoomStatus::Lobby)));
     let span = tracing::info_span!("room", code = %code);
     tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));
-    (code, room_id)
+    Ok((code, room_id))
 }
 
 impl Room {
@@ -222,7 +234,9 @@ impl Room {
         if let Some(t) = self.finished_at {
             return t + Duration::from_secs(self.app.config.room_finished_secs);
         }
-        if self.conns.is_empty() && !self.bots_only_playing() {
+        // All-bot games too: one nobody watches would otherwise play on unseen, for as
+        // long as its turn cap allows.
+        if self.conns.is_empty() {
             return self.empty_since + Duration::from_secs(self.app.config.room_idle_secs);
         }
         far
@@ -232,9 +246,11 @@ impl Room {
         Instant::now() >= self.deadline()
     }
 
-    /// An all-bot game in progress never idles out: it plays to its end.
-    fn bots_only_playing(&self) -> bool {
-        self.status == RoomStatus::Playing && self.seats.iter().all(|s| s.bot)
+    /// A game with no human seat (bots only) stops at the configured turn cap: nobody is
+    /// there to end it, and random bots can trade resources back and forth for ever.
+    fn turn_capped(&self) -> bool {
+        let game = self.game.as_ref().expect("started");
+        self.seats.iter().all(|s| s.bot) && game.turn() >= self.app.config.bot_turn_cap
     }
 
     fn handle(&mut self, msg: RoomMsg) {
@@ -644,6 +660,12 @@ impl Room {
         crate::metrics::broadcast_time(started.elapsed().as_secs_f64());
         if self.game.as_ref().unwrap().is_over() {
             self.finish();
+        } else if self.turn_capped() {
+            tracing::info!(
+                cap = self.app.config.bot_turn_cap,
+                "turn cap reached; stopping unfinished"
+            );
+            self.finish();
         }
         Ok(())
     }
@@ -693,6 +715,8 @@ impl Room {
         });
     }
 
+    /// Ends the room's game: won, or stopped at the turn cap (stored as abandoned: the
+    /// store's status for a game nobody won).
     fn finish(&mut self) {
         crate::metrics::room_status(
             Some(status_label(self.status)),

@@ -10,14 +10,16 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use catan_protocol::{close, ClientMsg, ServerMsg, MAX_CLIENT_MESSAGE};
 use catan_rules::Viewer;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-/// Frames larger than this are cut off by the WebSocket layer itself; between
-/// [`MAX_CLIENT_MESSAGE`] and this, the session answers with a clean 1009 close.
+/// Frames larger than this are refused by the WebSocket layer itself (the session still
+/// answers with a 1009 close); between [`MAX_CLIENT_MESSAGE`] and this, the frame is read
+/// and the session answers with a 1009 close after draining.
 const HARD_LIMIT: usize = 64 * 1024;
 
 pub async fn upgrade(
@@ -166,38 +168,9 @@ fn close_frame(code: u16, reason: &str) -> Message {
     }))
 }
 
-/// Decodes one client text message, or says what is wrong with it.
+/// Decodes one client text message strictly, or says what is wrong with it.
 pub fn decode(text: &str) -> Result<ClientMsg, Box<ServerMsg>> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        Box::new(ServerMsg::Error {
-            request: "unknown".into(),
-            message: format!("malformed JSON: {e}"),
-            rule: None,
-        })
-    })?;
-    let kind = value
-        .get("type")
-        .and_then(|t| t.as_str())
-        .unwrap_or("")
-        .to_string();
-    serde_json::from_value(value).map_err(|e| {
-        let message = if kind.is_empty() {
-            "a message needs a \"type\"".to_string()
-        } else if !ClientMsg::TYPES.contains(&kind.as_str()) {
-            format!("unknown message type {kind:?}")
-        } else {
-            format!("invalid {kind}: {e}")
-        };
-        Box::new(ServerMsg::Error {
-            request: if kind.is_empty() {
-                "unknown".into()
-            } else {
-                kind.clone()
-            },
-            message,
-            rule: None,
-        })
-    })
+    catan_protocol::decode_client(text).map_err(|e| Box::new(e.to_server_msg()))
 }
 
 /// Token bucket: `rate` per second, `burst` at most.
@@ -222,11 +195,96 @@ impl Bucket {
     }
 }
 
+/// Sends one frame within the connection's write timeout; `false`: the client is gone or
+/// not reading (its kernel buffer is full), and the connection is to be dropped.
+async fn send_timed(sink: &mut SplitSink<WebSocket, Message>, m: Message, timeout: Duration) -> bool {
+    matches!(tokio::time::timeout(timeout, sink.send(m)).await, Ok(Ok(())))
+}
+
+/// Whether a read error is the WebSocket layer refusing a frame over its size limit.
+fn is_too_big(e: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        if let Some(tokio_tungstenite::tungstenite::Error::Capacity(_)) =
+            err.downcast_ref::<tokio_tungstenite::tungstenite::Error>()
+        {
+            return true;
+        }
+        source = err.source();
+    }
+    false
+}
+
+/// The writer half of a session: drains the outbound queue, pings the client every
+/// `ping_interval`, and gives up on any frame not written within `write_timeout`. When the
+/// room drops the connection (leaving a close code, e.g. 4008 for a slow client) the
+/// backlog is discarded and only the close frame is sent: a client that stopped reading is
+/// disconnected at once, not after its whole queue.
+struct Writer {
+    sink: SplitSink<WebSocket, Message>,
+    local_rx: mpsc::Receiver<Message>,
+    rx: mpsc::Receiver<Message>,
+    close_reason: CloseReason,
+    write_timeout: Duration,
+    ping_interval: Duration,
+}
+
+impl Writer {
+    async fn run(mut self) {
+        let mut ping = tokio::time::interval_at(Instant::now() + self.ping_interval, self.ping_interval);
+        // After a slow write, one ping, not a burst of the missed ones.
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let left = self.close_reason.lock().unwrap().clone();
+            if let Some((code, reason)) = left {
+                self.send(close_frame(code, &reason)).await;
+                return;
+            }
+            let m = tokio::select! {
+                biased;
+                m = self.local_rx.recv() => match m {
+                    // The client closed first: tungstenite has queued the echo of its
+                    // close frame and refuses new frames; closing the sink flushes it.
+                    Some(Message::Close(None)) => {
+                        let _ = tokio::time::timeout(self.write_timeout, self.sink.close()).await;
+                        return;
+                    }
+                    Some(m @ Message::Close(_)) => {
+                        self.send(m).await;
+                        return;
+                    }
+                    Some(m) => m,
+                    None => return,
+                },
+                m = self.rx.recv() => match m {
+                    Some(m) => m,
+                    None => {
+                        let (code, reason) =
+                            self.close_reason.lock().unwrap().clone().unwrap_or((close::NORMAL, String::new()));
+                        self.send(close_frame(code, &reason)).await;
+                        return;
+                    }
+                },
+                _ = ping.tick() => Message::Ping(Default::default()),
+            };
+            if !self.send(m).await {
+                return;
+            }
+        }
+    }
+
+    async fn send(&mut self, m: Message) -> bool {
+        send_timed(&mut self.sink, m, self.write_timeout).await
+    }
+}
+
 async fn run(state: AppState, socket: WebSocket) {
     let conn = state.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
+    let config = &state.config;
+    let write_timeout = Duration::from_millis(config.write_timeout_ms);
 
-    let (code, room, viewer, mut rx, close_reason) = match handshake(&state, &mut stream, conn).await {
+    let (code, room, viewer, rx, close_reason) = match handshake(&state, &mut stream, conn).await {
         Ok(joined) => joined,
         Err(None) => return,
         Err(Some(Refusal { error, code, reason })) => {
@@ -236,77 +294,70 @@ async fn run(state: AppState, socket: WebSocket) {
                     message,
                     rule: None,
                 };
-                let _ = sink.send(text(&msg)).await;
+                send_timed(&mut sink, text(&msg), write_timeout).await;
             }
-            let _ = sink.send(close_frame(code, &reason)).await;
+            send_timed(&mut sink, close_frame(code, &reason), write_timeout).await;
             return;
         }
     };
     tracing::debug!(%code, conn, ?viewer, "session started");
 
-    // Writer: drains the outbound queue; when the room drops its side, sends the close
-    // frame the room left (or a normal close).
-    let (local_tx, mut local_rx) = mpsc::channel::<Message>(4);
-    let writer = tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                biased;
-                m = local_rx.recv() => match m {
-                    Some(m @ Message::Close(_)) => {
-                        let _ = sink.send(m).await;
-                        return;
-                    }
-                    Some(m) => {
-                        if sink.send(m).await.is_err() {
-                            return;
-                        }
-                    }
-                    None => return,
-                },
-                m = rx.recv() => match m {
-                    Some(m) => {
-                        if sink.send(m).await.is_err() {
-                            return;
-                        }
-                    }
-                    None => {
-                        let (code, reason) =
-                            close_reason.lock().unwrap().clone().unwrap_or((close::NORMAL, String::new()));
-                        let _ = sink.send(close_frame(code, &reason)).await;
-                        return;
-                    }
-                },
-            }
+    let (local_tx, local_rx) = mpsc::channel::<Message>(4);
+    let mut writer = tokio::spawn(
+        Writer {
+            sink,
+            local_rx,
+            rx,
+            close_reason,
+            write_timeout,
+            ping_interval: Duration::from_millis(config.ping_interval_ms),
         }
-    });
+        .run(),
+    );
 
     let mut bucket = Bucket {
-        tokens: state.config.rate_burst as f64,
-        rate: state.config.rate_per_sec as f64,
-        burst: state.config.rate_burst as f64,
+        tokens: config.rate_burst as f64,
+        rate: config.rate_per_sec as f64,
+        burst: config.rate_burst as f64,
         at: Instant::now(),
     };
+    let pong_timeout = Duration::from_millis(config.pong_timeout_ms);
+    let mut heard = Instant::now();
     let mut shutdown = state.shutdown.clone();
+    let mut writer_done = false;
     loop {
         let frame = tokio::select! {
             f = stream.next() => f,
             _ = shutdown.changed() => break,
-        };
-        let Some(Ok(frame)) = frame else { break };
-        let text_frame = match frame {
-            Message::Text(t) => t,
-            Message::Binary(_) => {
-                let msg = ServerMsg::Error {
-                    request: "unknown".into(),
-                    message: "binary frames are not supported; send JSON text".into(),
-                    rule: None,
-                };
-                let _ = local_tx.send(text(&msg)).await;
-                continue;
+            _ = &mut writer => {
+                // The writer gave up (write timeout, client gone, or the room's close).
+                writer_done = true;
+                break;
             }
-            Message::Close(_) => break,
-            _ => continue,
+            _ = tokio::time::sleep_until(heard + pong_timeout) => {
+                tracing::info!(%code, conn, "no frame or pong within the keepalive time; closing with 4008");
+                let _ = local_tx.send(close_frame(close::TOO_SLOW, "no answer to ping")).await;
+                break;
+            }
         };
+        let frame = match frame {
+            Some(Ok(frame)) => frame,
+            Some(Err(e)) if is_too_big(&e) => {
+                tracing::info!(%code, conn, "frame over the 64 KiB limit; closing with 1009");
+                let _ = local_tx
+                    .send(close_frame(close::TOO_BIG, "message too big (limit 16 KiB)"))
+                    .await;
+                break;
+            }
+            _ => break,
+        };
+        heard = Instant::now();
+        if let Message::Close(_) = frame {
+            // Answer the close handshake (the writer flushes tungstenite's echo).
+            let _ = local_tx.send(Message::Close(None)).await;
+            break;
+        }
+        // Every frame counts: text, binary, ping and pong alike.
         if !bucket.take() {
             tracing::warn!(%code, conn, ?viewer, "rate limit exceeded; closing with 1008");
             crate::metrics::rate_limit_closed();
@@ -316,6 +367,21 @@ async fn run(state: AppState, socket: WebSocket) {
             drain(&mut stream).await;
             break;
         }
+        let text_frame = match frame {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                let msg = ServerMsg::Error {
+                    request: "unknown".into(),
+                    message: "binary frames are not supported; send JSON text".into(),
+                    rule: None,
+                };
+                if local_tx.send(text(&msg)).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            _ => continue,
+        };
         if text_frame.len() > MAX_CLIENT_MESSAGE {
             tracing::info!(
                 conn,
@@ -343,7 +409,10 @@ async fn run(state: AppState, socket: WebSocket) {
     }
     let _ = room.tx.send(RoomMsg::Leave { conn }).await;
     drop(local_tx);
-    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    if !writer_done {
+        // Bounded: every write of the writer has the write timeout.
+        let _ = tokio::time::timeout(write_timeout + Duration::from_secs(1), writer).await;
+    }
 }
 
 /// After sending a close frame: read and discard what the client still sends (briefly),

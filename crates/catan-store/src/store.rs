@@ -44,6 +44,9 @@ pub enum StoreError {
     Corrupt(String),
     #[error(transparent)]
     Replay(#[from] ReplayError),
+    /// The operation did not finish in time (a hung connection) and was abandoned.
+    #[error("database operation timed out after {0:?}")]
+    TimedOut(Duration),
 }
 
 impl StoreError {
@@ -62,7 +65,7 @@ impl StoreError {
                 | sqlx::Error::ColumnIndexOutOfBounds { .. } => false,
                 _ => true,
             },
-            StoreError::Migrate(_) => true,
+            StoreError::Migrate(_) | StoreError::TimedOut(_) => true,
             _ => false,
         }
     }
@@ -91,6 +94,11 @@ pub struct StoreOptions {
     /// How long one operation waits for a connection (and, while the database refuses
     /// connections, keeps trying) before it fails.
     pub acquire_timeout: Duration,
+    /// Postgres: the server cancels any statement running longer than this (and ends a
+    /// session left idle inside a transaction for as long), so a hung write fails instead
+    /// of holding a connection and its locks. SQLite waits at most 5 s on a locked
+    /// database (sqlx's `busy_timeout`).
+    pub statement_timeout: Duration,
 }
 
 impl Default for StoreOptions {
@@ -98,6 +106,7 @@ impl Default for StoreOptions {
         StoreOptions {
             max_connections: 8,
             acquire_timeout: Duration::from_secs(5),
+            statement_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -142,6 +151,34 @@ pub fn redact_url(url: &str) -> String {
         ),
         _ => url.to_string(),
     }
+}
+
+/// A Postgres URL with session settings (sent as startup `options`, which sqlx reads from
+/// `options[name]=value` parameters) unless the URL sets them already:
+/// - `statement_timeout` and `idle_in_transaction_session_timeout`: no statement, and no
+///   transaction abandoned mid-way by a hung client, outlives `timeout`;
+/// - TCP keepalive on the server's side of the connection (probe after 30 s idle, every
+///   10 s, give up after 3), so the database notices a vanished client and releases its
+///   locks. (sqlx has no client-side keepalive setting; the writer's own timeout covers
+///   the client side.)
+pub fn with_session_limits(url: &str, timeout: Duration) -> String {
+    let ms = timeout.as_millis().to_string();
+    let settings = [
+        ("statement_timeout", ms.as_str()),
+        ("idle_in_transaction_session_timeout", ms.as_str()),
+        ("tcp_keepalives_idle", "30"),
+        ("tcp_keepalives_interval", "10"),
+        ("tcp_keepalives_count", "3"),
+    ];
+    let mut out = url.to_string();
+    for (name, value) in settings {
+        if url.contains(name) {
+            continue;
+        }
+        let sep = if out.contains('?') { '&' } else { '?' };
+        out.push_str(&format!("{sep}options[{name}]={value}"));
+    }
+    out
 }
 
 fn backend_of(url: &str) -> Result<Backend> {
@@ -207,6 +244,10 @@ impl Store {
         sqlx::any::install_default_drivers();
         let url = resolve_url(url);
         let backend = backend_of(&url)?;
+        let url = match backend {
+            Backend::Postgres => with_session_limits(&url, options.statement_timeout),
+            Backend::Sqlite => url,
+        };
         let pool = AnyPoolOptions::new()
             .max_connections(options.max_connections)
             .acquire_timeout(options.acquire_timeout)
@@ -584,5 +625,21 @@ mod tests {
     fn placeholder_lists() {
         assert_eq!(placeholders(1, 3), "($1, $2, $3)");
         assert_eq!(placeholders(7, 2), "($7, $8)");
+    }
+
+    #[test]
+    fn postgres_urls_get_the_session_limits_unless_they_set_them() {
+        let url = with_session_limits("postgres://u@h/db", Duration::from_millis(2500));
+        assert!(
+            url.starts_with("postgres://u@h/db?options[statement_timeout]=2500&"),
+            "{url}"
+        );
+        assert!(url.contains("options[idle_in_transaction_session_timeout]=2500"));
+        assert!(url.contains("options[tcp_keepalives_idle]=30"));
+        let url = with_session_limits(
+            "postgres://h/db?options[statement_timeout]=9",
+            Duration::from_secs(1),
+        );
+        assert_eq!(url.matches("statement_timeout").count(), 1, "{url}");
     }
 }

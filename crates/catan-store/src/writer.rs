@@ -21,6 +21,11 @@ pub struct WriterConfig {
     /// On shutdown, how long pending writes keep being retried before the writer gives
     /// up on them (each abandoned game is logged in full, as JSON, at error level).
     pub shutdown_grace: Duration,
+    /// A write not finished within this time (a network hang mid-transaction can otherwise
+    /// block for the kernel's retransmission timeout, many minutes) is abandoned, its
+    /// connection dropped (the database rolls the transaction back), and retried like any
+    /// failed write. Saving is idempotent, so a write that did commit is not duplicated.
+    pub write_timeout: Duration,
 }
 
 impl Default for WriterConfig {
@@ -29,6 +34,7 @@ impl Default for WriterConfig {
             initial_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(20),
         }
     }
 }
@@ -244,9 +250,15 @@ impl Task {
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;
+            let limit = self.config.write_timeout;
+            let save = async {
+                tokio::time::timeout(limit, self.store.save(game))
+                    .await
+                    .unwrap_or(Err(crate::StoreError::TimedOut(limit)))
+            };
             let result = match self.deadline {
-                None => self.store.save(game).await,
-                Some(deadline) => match tokio::time::timeout_at(deadline, self.store.save(game)).await {
+                None => save.await,
+                Some(deadline) => match tokio::time::timeout_at(deadline, save).await {
                     Ok(result) => result,
                     Err(_) => return self.give_up(game, "the shutdown grace period ended"),
                 },

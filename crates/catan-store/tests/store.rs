@@ -19,6 +19,7 @@ fn fast_writer() -> WriterConfig {
         initial_backoff: Duration::from_millis(20),
         max_backoff: Duration::from_millis(200),
         shutdown_grace: Duration::from_secs(30),
+        ..WriterConfig::default()
     }
 }
 
@@ -331,7 +332,7 @@ async fn postgres_down_then_up_write_is_retried() {
     assert_eq!(handle.stats().saved, 0);
 
     // The database "comes back": forward the port to the real server.
-    let upstream = pg_authority(&common::pg_base_url().unwrap());
+    let upstream = common::pg_authority(&common::pg_base_url().unwrap());
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
     let proxy = tokio::spawn(async move {
         loop {
@@ -353,18 +354,6 @@ async fn postgres_down_then_up_write_is_retried() {
     store.close().await;
     proxy.abort();
     db.drop_db().await;
-}
-
-/// `host:port` of a postgres URL.
-fn pg_authority(url: &str) -> String {
-    let rest = url.split_once("://").unwrap().1;
-    let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    if host.contains(':') {
-        host.to_string()
-    } else {
-        format!("{host}:5432")
-    }
 }
 
 /// Shutdown while the database stays down does not hang: after the grace period the

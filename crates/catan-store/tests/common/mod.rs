@@ -127,6 +127,7 @@ pub fn fast_options() -> StoreOptions {
     StoreOptions {
         max_connections: 8,
         acquire_timeout: Duration::from_secs(1),
+        ..StoreOptions::default()
     }
 }
 
@@ -218,6 +219,7 @@ impl TestDb {
         let options = StoreOptions {
             max_connections: 8,
             acquire_timeout: Duration::from_secs(60),
+            ..StoreOptions::default()
         };
         Store::connect_with(Some(&self.url), options)
             .await
@@ -251,5 +253,17 @@ pub async fn wait_until(what: &str, limit: Duration, mut cond: impl FnMut() -> b
             "timed out waiting for {what}"
         );
         tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// `host:port` of a postgres URL.
+pub fn pg_authority(url: &str) -> String {
+    let rest = url.split_once("://").unwrap().1;
+    let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host.contains(':') {
+        host.to_string()
+    } else {
+        format!("{host}:5432")
     }
 }
