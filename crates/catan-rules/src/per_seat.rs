@@ -29,6 +29,11 @@ impl<T: Copy> PerSeat<T> {
         &self.items[..self.len as usize]
     }
 
+    /// The value of `seat`, or `None` past the game's seats.
+    pub fn get(&self, seat: usize) -> Option<&T> {
+        self.as_slice().get(seat)
+    }
+
     /// How many seats.
     pub fn len(&self) -> usize {
         self.len as usize
@@ -118,6 +123,8 @@ mod tests {
         assert!(serde_json::from_str::<PerSeat<u8>>("[0,0,0,0,0,0,0]").is_err());
         assert!(serde_json::from_str::<PerSeat<u8>>("[]").is_err());
         assert_eq!(p, [0, 4, 0]);
+        assert_eq!(p.get(1), Some(&4));
+        assert_eq!(p.get(3), None);
     }
 
     #[test]

@@ -157,10 +157,7 @@ impl Game {
     /// or countered: (current gives, current gets).
     pub(crate) fn terms_with(&self, with: Seat) -> Option<(ResourceSet, ResourceSet)> {
         let o = self.offer.as_ref()?;
-        if with as usize >= crate::config::MAX_SEATS {
-            return None;
-        }
-        match o.responses[with as usize] {
+        match *o.responses.get(with as usize)? {
             Response::Accepted if o.to.contains(with) => Some((o.give, o.get)),
             Response::Countered { give, get } => Some((get, give)),
             _ => None,

@@ -55,14 +55,20 @@ fn every_json_example_in_protocol_md_validates() {
     let schema = catan_server::schema::schema();
     let doc = repo_file("../../protocol.md");
     let mut examples: Vec<String> = Vec::new();
+    // Fenced blocks first; the prose around them is scanned for inline code afterwards.
+    let mut prose = String::new();
     let mut rest = doc.as_str();
-    while let Some(i) = rest.find("```json\n") {
-        let body = &rest[i + 8..];
+    while let Some(i) = rest.find("```") {
+        prose.push_str(&rest[..i]);
+        let body = &rest[i + 3..];
         let end = body.find("```").expect("closed fence");
-        examples.push(body[..end].to_string());
+        if let Some(json) = body[..end].strip_prefix("json\n") {
+            examples.push(json.to_string());
+        }
         rest = &body[end + 3..];
     }
-    for (i, part) in doc.split('`').enumerate() {
+    prose.push_str(rest);
+    for (i, part) in prose.split('`').enumerate() {
         if i % 2 == 1 && part.starts_with("{\"") {
             examples.push(part.to_string());
         }
