@@ -7,15 +7,18 @@
 //! block a room.
 
 pub mod codes;
+pub mod diff;
 pub mod history;
 pub mod registry;
 pub mod room;
 pub mod session;
+pub mod view_stream;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use catan_protocol::{CreatedRoom, RoomOptions};
 use catan_store::{Store, StoreHandle};
@@ -193,6 +196,13 @@ pub async fn serve(
         // Give sessions a moment to send their close frames.
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
+    // Every accepted socket gets TCP_NODELAY: updates to viewers who did not act would
+    // otherwise wait for the client's delayed ACK (Nagle), tens of milliseconds.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %e, "cannot set TCP_NODELAY on an accepted socket");
+        }
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(graceful)
         .await?;
