@@ -3,14 +3,14 @@
 //! socket: each connection has a bounded outbound queue filled with `try_send`, and a
 //! client whose queue is full is dropped (it can reconnect and get a snapshot).
 
+use crate::view_stream::ViewStream;
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes};
 use catan_bots::RandomBot;
 use catan_protocol::{close, ClientMsg, RoomInfo, RoomOptions, RoomStatus, SeatInfo, ServerMsg};
 use catan_protocol::{MAX_CHAT_CHARS, MAX_NAME_CHARS};
-use catan_rules::{redact, Action, Game, GameConfig, Seat, Viewer};
+use catan_rules::{Action, Game, GameConfig, Seat, Viewer};
 use catan_store::{ActionRecord, FinishedGame, GameStatus, PlayerKind, PlayerRecord};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -67,9 +67,8 @@ struct SeatSlot {
     bot: bool,
     token: Option<String>,
     conn: Option<ConnId>,
-    /// Version of the last update sent to this seat and the view it carried.
-    v: u64,
-    last: Option<Value>,
+    /// The seat's view stream (version and last view sent).
+    stream: ViewStream,
 }
 
 struct Room {
@@ -83,8 +82,8 @@ struct Room {
     seats: Vec<SeatSlot>,
     host: Option<Seat>,
     conns: HashMap<ConnId, (Viewer, Outbound)>,
-    spect_v: u64,
-    spect_last: Option<Value>,
+    /// The one view stream all spectators share.
+    spect: ViewStream,
     status: RoomStatus,
     game: Option<Game>,
     log: Vec<ActionRecord>,
@@ -158,8 +157,7 @@ pub fn spawn(
             name: (s >= n - options.bots as usize).then(|| format!("Bot {}", s + 1)),
             token: None,
             conn: None,
-            v: 0,
-            last: None,
+            stream: ViewStream::new(Viewer::Seat(s as Seat)),
         })
         .collect();
     let room = Room {
@@ -173,8 +171,7 @@ pub fn spawn(
         seats,
         host: None,
         conns: HashMap::new(),
-        spect_v: 0,
-        spect_last: None,
+        spect: ViewStream::new(Viewer::Spectator),
         status: RoomStatus::Lobby,
         game: None,
         log: Vec::new(),
@@ -397,7 +394,7 @@ impl Room {
             let slot = &mut self.seats[s as usize];
             if slot.conn == Some(conn) {
                 slot.conn = None;
-                slot.last = None;
+                slot.stream.reset();
                 self.seats_changed = true;
             }
         }
@@ -571,25 +568,13 @@ impl Room {
             return;
         };
         let game = self.game.as_ref().expect("started");
-        // Diffs are taken over the view without the fixed board (it never changes); the
-        // snapshot carries the board once.
-        let state = serde_json::to_value(game.view_state(viewer)).expect("views serialize");
-        let mut view = state.clone();
-        view["board"] = serde_json::to_value(game.board_view()).expect("board serializes");
-        let v = match viewer {
-            Viewer::Seat(s) => {
-                let slot = &mut self.seats[s as usize];
-                slot.last = Some(state);
-                slot.v
-            }
-            Viewer::Spectator => {
-                if self.spect_last.is_none() {
-                    self.spect_last = Some(state);
-                }
-                self.spect_v
-            }
+        let msg = match viewer {
+            Viewer::Seat(s) => self.seats[s as usize].stream.snapshot(game),
+            // A spectator joining a running stream gets the shared view at its version
+            // (the stream's last view is that same view).
+            Viewer::Spectator => self.spect.snapshot(game),
         };
-        self.send(conn, text(&ServerMsg::Snapshot { v, view }));
+        self.send(conn, msg);
     }
 
     /// Applies one action through the rules; on success logs it and sends every viewer
@@ -608,51 +593,21 @@ impl Room {
             at_ms: now_ms(),
         });
         let mut outgoing: Vec<(ConnId, Utf8Bytes)> = Vec::new();
-        {
-            let game = self.game.as_ref().unwrap();
-            // Seats with a connection: their own view, diffed against the last one sent.
-            for (s, slot) in self.seats.iter_mut().enumerate() {
-                let Some(conn) = slot.conn else { continue };
-                let Some(last) = &slot.last else { continue };
-                let viewer = Viewer::Seat(s as Seat);
-                let view = serde_json::to_value(game.view_state(viewer)).expect("views serialize");
-                let patch = serde_json::to_value(json_patch::diff(last, &view)).unwrap();
-                slot.v += 1;
-                slot.last = Some(view);
-                let events = events.iter().map(|e| redact(e, viewer)).collect();
-                outgoing.push((
-                    conn,
-                    text(&ServerMsg::Update {
-                        v: slot.v,
-                        patch,
-                        events,
-                    }),
-                ));
+        let game = self.game.as_ref().unwrap();
+        // Seats with a connection: their own view, diffed against the last one sent.
+        for slot in self.seats.iter_mut() {
+            let Some(conn) = slot.conn else { continue };
+            if let Some(msg) = slot.stream.update(game, &events) {
+                outgoing.push((conn, msg));
             }
-            // Spectators share one public view, computed and serialized once.
-            let spectators: Vec<ConnId> = self
-                .conns
-                .iter()
-                .filter(|(_, (v, _))| *v == Viewer::Spectator)
-                .map(|(c, _)| *c)
-                .collect();
-            if spectators.is_empty() {
-                self.spect_last = None;
-            } else {
-                let view = serde_json::to_value(game.view_state(Viewer::Spectator)).expect("views serialize");
-                if let Some(last) = &self.spect_last {
-                    let patch = serde_json::to_value(json_patch::diff(last, &view)).unwrap();
-                    self.spect_v += 1;
-                    let events = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
-                    let msg = text(&ServerMsg::Update {
-                        v: self.spect_v,
-                        patch,
-                        events,
-                    });
-                    outgoing.extend(spectators.into_iter().map(|c| (c, msg.clone())));
-                }
-                self.spect_last = Some(view);
-            }
+        }
+        // Spectators share one public view, diffed and serialized once.
+        let spectators = self.conns.iter().filter(|(_, (v, _))| *v == Viewer::Spectator);
+        let spectators: Vec<ConnId> = spectators.map(|(c, _)| *c).collect();
+        if spectators.is_empty() {
+            self.spect.reset();
+        } else if let Some(msg) = self.spect.update(game, &events) {
+            outgoing.extend(spectators.into_iter().map(|c| (c, msg.clone())));
         }
         for (conn, msg) in outgoing {
             self.send(conn, msg);

@@ -1,14 +1,27 @@
 //! `catan-load`: N rooms of WebSocket players (random legal moves from their views) plus
 //! spectators against a running `catan-server`; reports actions/s, the latency from an
-//! action to the last viewer's patch (p50/p99) and the server's resident memory.
+//! action to the last viewer's patch (p50/p99), the server's CPU time per action and its
+//! resident memory.
 //!
-//! Each room is driven by one task holding all its sockets with one action in flight, so
-//! the latency of an action is exact: from sending it until every viewer of the room has
-//! received (and applied) its update. Start the server with generous per-connection rate
-//! limits for this (a load client acts far faster than a person):
+//! Each room is driven by one task holding all its sockets with at most one action in
+//! flight, so the latency of an action is exact: until every viewer of the room has
+//! received (and applied) its update. Two modes:
+//!
+//! - closed loop (default): every room acts again as soon as its last action is seen by
+//!   all; the figure is throughput, the latency is mostly queueing.
+//! - open loop (`--rate N`): N actions/s across all rooms on a fixed schedule (room r acts
+//!   at its own offset + k·rooms/N seconds). Latency counts from the *scheduled* time, so
+//!   a server that falls behind is charged for it (no coordinated omission).
+//!
+//! Figures cover the `--seconds` after a `--warmup` (connecting, first snapshots). The
+//! server's CPU is read from `/proc/<pid>/stat` (utime + stime, all its threads) at both
+//! ends of that window; the pid is `--server-pid`, or else the process named
+//! `catan-server`. Start the server with generous per-connection rate limits for this (a
+//! load client acts far faster than a person):
 //!
 //!     RATE_PER_SEC=100000 RATE_BURST=100000 catan-server &
 //!     catan-load --rooms 200 --spectators 1 --seconds 30      # 1,000 connections
+//!     catan-load --rooms 200 --spectators 1 --seconds 30 --rate 2000
 
 use catan_rules::{Action, LegalActions, Requirement, ResourceSet, Rng};
 use clap::Parser;
@@ -17,7 +30,6 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
 #[derive(Parser, Debug)]
@@ -38,7 +50,15 @@ struct Args {
     /// How long to run (seconds); rooms whose game ends start a new one.
     #[arg(long, default_value_t = 30)]
     seconds: u64,
-    /// Server process id for the memory figure (default: the process named catan-server).
+    /// Seconds before the measured window (connecting, first snapshots; not counted).
+    #[arg(long, default_value_t = 3)]
+    warmup: u64,
+    /// Open loop: this many actions per second across all rooms, on a fixed schedule.
+    /// Without it, closed loop (each room acts again as soon as its action is seen).
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Server process id for the CPU and memory figures (default: the process named
+    /// catan-server).
     #[arg(long)]
     server_pid: Option<u32>,
 }
@@ -52,27 +72,38 @@ struct Sock {
 }
 
 async fn post_room(addr: &str, body: &Value) -> anyhow::Result<String> {
-    let mut s = tokio::net::TcpStream::connect(addr).await?;
-    let body = body.to_string();
-    let req = format!(
-        "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await?;
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await?;
-    let text = String::from_utf8_lossy(&buf);
-    let json_start = text
-        .find('{')
-        .ok_or_else(|| anyhow::anyhow!("no JSON in {text}"))?;
-    let v: Value = serde_json::from_str(text[json_start..].trim_end_matches(|c: char| c != '}'))?;
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    let client = CLIENT.get_or_init(reqwest::Client::new);
+    let resp = client
+        .post(format!("http://{addr}/api/rooms"))
+        .json(body)
+        .send()
+        .await?;
+    let status = resp.status();
+    let v: Value = resp.json().await?;
+    if !status.is_success() {
+        anyhow::bail!("POST /api/rooms: {status} {v}");
+    }
     Ok(v["code"]
         .as_str()
         .ok_or_else(|| anyhow::anyhow!("no code: {v}"))?
         .to_string())
 }
 
+/// The parts of a server message the load client uses.
+#[derive(serde::Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    view: Option<Value>,
+    patch: Option<json_patch::Patch>,
+}
+
 async fn next_json(ws: &mut Ws) -> anyhow::Result<Value> {
+    next_msg(ws).await
+}
+
+async fn next_msg<T: serde::de::DeserializeOwned>(ws: &mut Ws) -> anyhow::Result<T> {
     loop {
         match tokio::time::timeout(Duration::from_secs(30), ws.next()).await? {
             Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(&t)?),
@@ -89,18 +120,19 @@ impl Sock {
     /// returns true for an update/snapshot.
     async fn until_update(&mut self) -> anyhow::Result<bool> {
         loop {
-            let m = next_json(&mut self.ws).await?;
-            match m["type"].as_str() {
-                Some("snapshot") => {
-                    self.view = m["view"].clone();
+            // Decoded straight into the parts used (no `Value` of the whole message), so
+            // the load client spends less of the shared CPU.
+            let m: Incoming = next_msg(&mut self.ws).await?;
+            match m.kind.as_str() {
+                "snapshot" => {
+                    self.view = m.view.unwrap_or_default();
                     return Ok(true);
                 }
-                Some("update") => {
-                    let p: json_patch::Patch = serde_json::from_value(m["patch"].clone())?;
-                    json_patch::patch(&mut self.view, &p)?;
+                "update" => {
+                    json_patch::patch(&mut self.view, &m.patch.unwrap_or_default())?;
                     return Ok(true);
                 }
-                Some("error") => return Ok(false),
+                "error" => return Ok(false),
                 _ => continue,
             }
         }
@@ -129,6 +161,8 @@ fn choose(view: &Value, seat: u8, rng: &mut Rng) -> Option<Action> {
 }
 
 struct Stats {
+    /// Only actions completed inside the measured window count.
+    measuring: AtomicBool,
     actions: AtomicU64,
     games: AtomicU64,
     errors: AtomicU64,
@@ -144,6 +178,13 @@ async fn run_room(
     let url = format!("ws://{}/ws", args.addr);
     let mut rng = Rng::new(room as u64 + 1);
     let mut game = 0u64;
+    // Open loop: this room's schedule (its share of the rate, offset so rooms interleave).
+    let schedule = args.rate.map(|rate| {
+        let period = Duration::from_secs_f64(args.rooms as f64 / rate);
+        let first = tokio::time::Instant::now() + period.mul_f64(room as f64 / args.rooms as f64);
+        (period, first)
+    });
+    let mut next_at = schedule.map(|(_, first)| first);
     while !stop.load(Ordering::Relaxed) {
         let code = post_room(
             &args.addr,
@@ -175,6 +216,11 @@ async fn run_room(
         for s in socks.iter_mut() {
             s.until_update().await?;
         }
+        // Slots that passed while this client set up a new game are its own delay, not
+        // the server's: the schedule resumes from now.
+        if let Some(at) = &mut next_at {
+            *at = (*at).max(tokio::time::Instant::now());
+        }
         loop {
             if stop.load(Ordering::Relaxed) {
                 return Ok(());
@@ -195,7 +241,15 @@ async fn run_room(
             let Some((i, action)) = acted else {
                 anyhow::bail!("room {code}: nobody can act")
             };
-            let t0 = Instant::now();
+            let t0 = match (&mut next_at, schedule) {
+                (Some(at), Some((period, _))) => {
+                    tokio::time::sleep_until(*at).await;
+                    let scheduled = at.into_std();
+                    *at += period;
+                    scheduled
+                }
+                _ => Instant::now(),
+            };
             socks[i]
                 .ws
                 .send(Message::text(
@@ -203,7 +257,9 @@ async fn run_room(
                 ))
                 .await?;
             if !socks[i].until_update().await? {
-                stats.errors.fetch_add(1, Ordering::Relaxed);
+                if stats.measuring.load(Ordering::Relaxed) {
+                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                }
                 continue;
             }
             for (j, s) in socks.iter_mut().enumerate() {
@@ -211,9 +267,11 @@ async fn run_room(
                     s.until_update().await?;
                 }
             }
-            let us = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
-            stats.actions.fetch_add(1, Ordering::Relaxed);
-            stats.latencies_us.lock().unwrap().push(us);
+            if stats.measuring.load(Ordering::Relaxed) {
+                let us = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
+                stats.actions.fetch_add(1, Ordering::Relaxed);
+                stats.latencies_us.lock().unwrap().push(us);
+            }
         }
         for mut s in socks {
             let _ = s.ws.close(None).await;
@@ -222,14 +280,31 @@ async fn run_room(
     Ok(())
 }
 
-fn server_memory(pid: Option<u32>) -> Option<(u32, String, String)> {
-    let pid = pid.or_else(|| {
+/// `pid`, or else the process named `catan-server`.
+fn server_pid(pid: Option<u32>) -> Option<u32> {
+    pid.or_else(|| {
         std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
             let pid: u32 = e.file_name().to_str()?.parse().ok()?;
             let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).ok()?;
             (comm.trim() == "catan-server").then_some(pid)
         })
-    })?;
+    })
+}
+
+/// CPU seconds the process has used (user + system, all threads), from `/proc/<pid>/stat`.
+fn server_cpu_secs(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the parenthesised command name (which may contain spaces): state is
+    // field 3, utime 14 and stime 15 (1-based), in clock ticks.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // USER_HZ is 100 on every Linux architecture we run on.
+    Some(ticks as f64 / 100.0)
+}
+
+fn server_memory(pid: Option<u32>) -> Option<(u32, String, String)> {
+    let pid = server_pid(pid)?;
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let get = |k: &str| {
         status
@@ -244,13 +319,13 @@ fn server_memory(pid: Option<u32>) -> Option<(u32, String, String)> {
 async fn main() -> anyhow::Result<()> {
     let args = Arc::new(Args::parse());
     let stats = Arc::new(Stats {
+        measuring: AtomicBool::new(false),
         actions: AtomicU64::new(0),
         games: AtomicU64::new(0),
         errors: AtomicU64::new(0),
         latencies_us: Mutex::new(Vec::new()),
     });
     let stop = Arc::new(AtomicBool::new(false));
-    let started = Instant::now();
     let mut tasks = Vec::new();
     for room in 0..args.rooms {
         tasks.push(tokio::spawn(run_room(
@@ -260,10 +335,18 @@ async fn main() -> anyhow::Result<()> {
             stop.clone(),
         )));
     }
+    tokio::time::sleep(Duration::from_secs(args.warmup)).await;
+    let pid = server_pid(args.server_pid);
+    let cpu0 = pid.and_then(server_cpu_secs);
+    let started = Instant::now();
+    stats.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    stats.measuring.store(false, Ordering::Relaxed);
+    let elapsed = started.elapsed().as_secs_f64();
+    let cpu1 = pid.and_then(server_cpu_secs);
+    let actions = stats.actions.load(Ordering::Relaxed);
     let (_, rss_during, _) = server_memory(args.server_pid).unwrap_or((0, "?".into(), "?".into()));
     stop.store(true, Ordering::Relaxed);
-    let elapsed = started.elapsed().as_secs_f64();
     let mut failed = 0;
     for t in tasks {
         match tokio::time::timeout(Duration::from_secs(35), t).await {
@@ -286,30 +369,40 @@ async fn main() -> anyhow::Result<()> {
     };
     let mem = server_memory(args.server_pid);
     let connections = args.rooms * (args.players as usize + args.spectators);
+    let mode = match args.rate {
+        Some(r) => format!("open loop at {r} actions/s"),
+        None => "closed loop".to_string(),
+    };
     println!(
-        "rooms: {}  connections: {connections}  seconds: {elapsed:.1}  failed rooms: {failed}",
-        args.rooms
+        "rooms: {}  connections: {connections}  {mode}  seconds: {elapsed:.1} (after {} s warm-up)  failed rooms: {failed}",
+        args.rooms, args.warmup
     );
     println!(
-        "actions: {}  refused: {}  games finished: {}",
-        stats.actions.load(Ordering::Relaxed),
+        "actions: {actions}  refused: {}  games finished: {}",
         stats.errors.load(Ordering::Relaxed),
         stats.games.load(Ordering::Relaxed)
     );
     println!(
-        "latency action -> last viewer's patch: p50 {:.2} ms  p99 {:.2} ms",
+        "latency action -> last viewer's patch: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
         pct(0.5),
-        pct(0.99)
+        pct(0.99),
+        pct(1.0)
     );
+    match (cpu0, cpu1) {
+        (Some(a), Some(b)) if actions > 0 => println!(
+            "server CPU: {:.2} s ({:.2} cores busy), {:.1} µs per action",
+            b - a,
+            (b - a) / elapsed,
+            (b - a) * 1e6 / actions as f64
+        ),
+        _ => println!("server CPU: not found (pass --server-pid)"),
+    }
     match mem {
         Some((pid, rss, hwm)) => {
             println!("server pid {pid}: RSS under load {rss_during}, now {rss}, peak {hwm}")
         }
         None => println!("server memory: not found (pass --server-pid)"),
     }
-    println!(
-        "actions/s: {:.0}",
-        stats.actions.load(Ordering::Relaxed) as f64 / elapsed
-    );
+    println!("actions/s: {:.0}", actions as f64 / elapsed);
     Ok(())
 }

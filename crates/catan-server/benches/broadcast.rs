@@ -1,0 +1,129 @@
+//! The per-action broadcast path without sockets: apply one action, then for 4 players and
+//! 1 spectator project the view, diff it against the last one and write the update text.
+//! Actions come from pre-recorded random games, so the bot's choice is not measured; a
+//! finished game restarts (a new game and 5 snapshots, about once per thousand actions).
+//!
+//! `value_diff` is the previous method (each view built as a `serde_json::Value`,
+//! `json_patch::diff`, then the message serialized), kept here as the yardstick.
+//!
+//!     cargo bench -p catan-server --bench broadcast
+
+use catan_bots::RandomBot;
+use catan_protocol::ServerMsg;
+use catan_rules::{redact, Action, Game, GameConfig, Seat, Viewer};
+use catan_server::view_stream::ViewStream;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+const SEED: u64 = 42;
+
+fn record_game(seed: u64) -> Vec<(Seat, Action)> {
+    let mut game = Game::new(GameConfig::default(), seed).unwrap();
+    let mut bot = RandomBot::new(seed);
+    let mut log = Vec::new();
+    while !game.is_over() {
+        let seat = game.next_actor().unwrap();
+        let action = bot.choose(&game, seat).unwrap();
+        game.apply(seat, action).unwrap();
+        log.push((seat, action));
+    }
+    log
+}
+
+fn viewers() -> Vec<Viewer> {
+    vec![
+        Viewer::Seat(0),
+        Viewer::Seat(1),
+        Viewer::Seat(2),
+        Viewer::Seat(3),
+        Viewer::Spectator,
+    ]
+}
+
+/// A replayed game: `step` applies the next recorded action (restarting at the end).
+struct Replay {
+    log: Vec<(Seat, Action)>,
+    game: Game,
+    next: usize,
+}
+
+impl Replay {
+    fn new() -> Self {
+        Replay {
+            log: record_game(SEED),
+            game: Game::new(GameConfig::default(), SEED).unwrap(),
+            next: 0,
+        }
+    }
+
+    /// The events of the next action, or `None` after restarting the game.
+    fn step(&mut self) -> Option<Vec<catan_rules::Event>> {
+        if self.next == self.log.len() {
+            self.game = Game::new(GameConfig::default(), SEED).unwrap();
+            self.next = 0;
+            return None;
+        }
+        let (seat, action) = self.log[self.next];
+        self.next += 1;
+        Some(self.game.apply(seat, action).unwrap())
+    }
+}
+
+fn text_diff(c: &mut Criterion) {
+    let mut replay = Replay::new();
+    let mut streams: Vec<ViewStream> = viewers().into_iter().map(ViewStream::new).collect();
+    for s in &mut streams {
+        black_box(s.snapshot(&replay.game));
+    }
+    let mut group = c.benchmark_group("broadcast");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("typed_text_diff", |b| {
+        b.iter(|| match replay.step() {
+            Some(events) => {
+                for s in &mut streams {
+                    black_box(s.update(&replay.game, &events));
+                }
+            }
+            None => {
+                for s in &mut streams {
+                    black_box(s.snapshot(&replay.game));
+                }
+            }
+        })
+    });
+    group.finish();
+}
+
+fn value_diff(c: &mut Criterion) {
+    let mut replay = Replay::new();
+    let viewers = viewers();
+    let state = |g: &Game, v: Viewer| serde_json::to_value(g.view_state(v)).unwrap();
+    let mut last: Vec<serde_json::Value> = viewers.iter().map(|&v| state(&replay.game, v)).collect();
+    let mut version = 0;
+    let mut group = c.benchmark_group("broadcast");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("value_diff", |b| {
+        b.iter(|| {
+            let events = replay.step();
+            version += 1;
+            for (i, &viewer) in viewers.iter().enumerate() {
+                let view = state(&replay.game, viewer);
+                if let Some(events) = &events {
+                    let patch = serde_json::to_value(json_patch::diff(&last[i], &view)).unwrap();
+                    let events = events.iter().map(|e| redact(e, viewer)).collect();
+                    let msg = ServerMsg::Update {
+                        v: version,
+                        patch,
+                        events,
+                    };
+                    black_box(serde_json::to_string(&msg).unwrap());
+                }
+                last[i] = view;
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, text_diff, value_diff);
+criterion_main!(benches);

@@ -1,0 +1,355 @@
+//! RFC 6902 JSON Patch between two serialized JSON texts, without building `Value` trees.
+//!
+//! Why over text: a view is serialized with serde straight to bytes (one pass, no tree of
+//! maps and strings), and two serializations of the same typed view by the same
+//! serializer are byte-identical wherever the data is, so an unchanged subtree (the
+//! buildings, the roads, every other player...) costs one `memcmp` of its span. Only
+//! changed spans are walked: object members by key, arrays by index. Nothing here knows
+//! the view's fields, so a new view field needs no diff code.
+//!
+//! The inputs must be valid JSON (serde_json output); the walk does not validate them.
+//! Each text is indexed once ([`Doc`]: where every object and array ends), so walking a
+//! changed container never rescans its children.
+
+/// A JSON text and the span of every object and array in it, in document order.
+#[derive(Debug)]
+pub struct Doc {
+    text: String,
+    containers: Vec<(u32, u32)>,
+}
+
+impl Doc {
+    pub fn new(text: String) -> Doc {
+        let b = text.as_bytes();
+        let mut containers = Vec::new();
+        let mut open = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    i = string_end(b, i);
+                    continue;
+                }
+                b'{' | b'[' => {
+                    open.push(containers.len());
+                    containers.push((i as u32, 0));
+                }
+                b'}' | b']' => {
+                    let c = open.pop().expect("balanced JSON");
+                    containers[c].1 = i as u32 + 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Doc { text, containers }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// `(start, end)` of the value starting at `i`.
+    fn span(&self, i: usize) -> (usize, usize) {
+        let b = self.text.as_bytes();
+        let end = match b[i] {
+            b'"' => string_end(b, i),
+            b'{' | b'[' => {
+                let c = self
+                    .containers
+                    .binary_search_by_key(&(i as u32), |c| c.0)
+                    .expect("indexed container");
+                self.containers[c].1 as usize
+            }
+            _ => {
+                let mut j = i;
+                while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
+                    j += 1;
+                }
+                j
+            }
+        };
+        (i, end)
+    }
+}
+
+/// Appends to `out` the patch operations (comma-separated JSON objects, without the
+/// enclosing brackets) that turn `old` into `new`. Returns how many were written.
+pub fn diff_into(old: &Doc, new: &Doc, out: &mut String) -> usize {
+    let (os, oe) = old.span(skip_ws(old.text.as_bytes(), 0));
+    let (ns, ne) = new.span(skip_ws(new.text.as_bytes(), 0));
+    let mut w = Writer {
+        out,
+        path: String::new(),
+        ops: 0,
+    };
+    w.diff(old, os, oe, new, ns, ne, true);
+    w.ops
+}
+
+/// The whole patch from `old` to `new` as a JSON array.
+pub fn diff(old: &str, new: &str) -> String {
+    let mut out = String::from("[");
+    diff_into(&Doc::new(old.into()), &Doc::new(new.into()), &mut out);
+    out.push(']');
+    out
+}
+
+struct Writer<'a> {
+    out: &'a mut String,
+    /// JSON Pointer of the value being compared (already escaped for a JSON string).
+    path: String,
+    ops: usize,
+}
+
+impl Writer<'_> {
+    fn op(&mut self, op: &str, value: Option<&str>) {
+        if self.ops > 0 {
+            self.out.push(',');
+        }
+        self.ops += 1;
+        self.out.push_str("{\"op\":\"");
+        self.out.push_str(op);
+        self.out.push_str("\",\"path\":\"");
+        self.out.push_str(&self.path);
+        self.out.push('"');
+        if let Some(v) = value {
+            self.out.push_str(",\"value\":");
+            self.out.push_str(v);
+        }
+        self.out.push('}');
+    }
+
+    /// Compares `old[os..oe]` with `new[ns..ne]` at `self.path`.
+    #[allow(clippy::too_many_arguments)]
+    fn diff(&mut self, old: &Doc, os: usize, oe: usize, new_doc: &Doc, ns: usize, ne: usize, root: bool) {
+        let (o, n, new) = (
+            old.text.as_bytes(),
+            new_doc.text.as_bytes(),
+            new_doc.text.as_str(),
+        );
+        if o[os..oe] == n[ns..ne] {
+            return;
+        }
+        let (out_mark, ops_mark) = (self.out.len(), self.ops);
+        match (o[os], n[ns]) {
+            (b'{', b'{') => {
+                let old_members = members(old, os);
+                let new_members = members(new_doc, ns);
+                let path_len = self.path.len();
+                for &(key, vs, ve) in &new_members {
+                    push_key(&mut self.path, &new[key.0..key.1]);
+                    match old_members.iter().find(|m| o[m.0 .0..m.0 .1] == n[key.0..key.1]) {
+                        Some(&(_, ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
+                        None => self.op("add", Some(&new[vs..ve])),
+                    }
+                    self.path.truncate(path_len);
+                }
+                for &(key, _, _) in &old_members {
+                    if !new_members.iter().any(|m| n[m.0 .0..m.0 .1] == o[key.0..key.1]) {
+                        // Keys come from valid UTF-8 JSON text.
+                        push_key(&mut self.path, std::str::from_utf8(&o[key.0..key.1]).unwrap());
+                        self.op("remove", None);
+                        self.path.truncate(path_len);
+                    }
+                }
+            }
+            (b'[', b'[') => {
+                let old_items = elements(old, os);
+                let new_items = elements(new_doc, ns);
+                let path_len = self.path.len();
+                for (i, &(vs, ve)) in new_items.iter().enumerate() {
+                    push_index(&mut self.path, i);
+                    match old_items.get(i) {
+                        Some(&(ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
+                        None => self.op("add", Some(&new[vs..ve])),
+                    }
+                    self.path.truncate(path_len);
+                }
+                // Surplus old items go from the end, so each index is valid when removed.
+                for i in (new_items.len()..old_items.len()).rev() {
+                    push_index(&mut self.path, i);
+                    self.op("remove", None);
+                    self.path.truncate(path_len);
+                }
+            }
+            _ => return self.op("replace", Some(&new[ns..ne])),
+        }
+        // When the pieces cost more than the whole, send the whole (never at the root:
+        // keep the patch a list of paths into the view).
+        if !root && self.out.len() - out_mark > (ne - ns) + self.path.len() + 40 {
+            self.out.truncate(out_mark);
+            self.ops = ops_mark;
+            self.op("replace", Some(&new[ns..ne]));
+        }
+    }
+}
+
+/// Appends `/key` with JSON Pointer escaping (`~` → `~0`, `/` → `~1`). `key` is the raw
+/// content of a JSON string, so it may stay as it is inside the patch's path string.
+fn push_key(path: &mut String, key: &str) {
+    path.push('/');
+    if key.contains(['~', '/']) {
+        path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    } else {
+        path.push_str(key);
+    }
+}
+
+fn push_index(path: &mut String, i: usize) {
+    use std::fmt::Write;
+    let _ = write!(path, "/{i}");
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// Index just past the closing quote of the string starting at `b[i] == '"'`.
+fn string_end(b: &[u8], mut i: usize) -> usize {
+    i += 1;
+    while b[i] != b'"' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}
+
+type Member = ((usize, usize), usize, usize);
+
+/// The members of the object at `b[i] == '{'`: (key content span, value start, value end).
+fn members(doc: &Doc, i: usize) -> Vec<Member> {
+    let b = doc.text.as_bytes();
+    let mut out = Vec::new();
+    let mut j = skip_ws(b, i + 1);
+    while b[j] != b'}' {
+        let key_end = string_end(b, j);
+        let key = (j + 1, key_end - 1);
+        j = skip_ws(b, key_end) + 1; // the ':'
+        let (vs, ve) = doc.span(skip_ws(b, j));
+        out.push((key, vs, ve));
+        j = skip_ws(b, ve);
+        if b[j] == b',' {
+            j = skip_ws(b, j + 1);
+        }
+    }
+    out
+}
+
+/// The elements of the array at `b[i] == '['`: (start, end) of each.
+fn elements(doc: &Doc, i: usize) -> Vec<(usize, usize)> {
+    let b = doc.text.as_bytes();
+    let mut out = Vec::new();
+    let mut j = skip_ws(b, i + 1);
+    while b[j] != b']' {
+        let span = doc.span(j);
+        out.push(span);
+        j = skip_ws(b, span.1);
+        if b[j] == b',' {
+            j = skip_ws(b, j + 1);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// Applies our patch to `old` and checks it yields `new`; returns the patch.
+    fn check(old: Value, new: Value) -> Value {
+        let (os, ns) = (old.to_string(), new.to_string());
+        let patch: Value = serde_json::from_str(&diff(&os, &ns)).expect("the patch is JSON");
+        let mut doc = old.clone();
+        let p: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
+        json_patch::patch(&mut doc, &p).unwrap();
+        assert_eq!(doc, new, "patch {patch}");
+        patch
+    }
+
+    #[test]
+    fn equal_documents_give_an_empty_patch() {
+        let v = json!({"a": [1, 2, {"b": null}], "c": "x"});
+        assert_eq!(check(v.clone(), v), json!([]));
+    }
+
+    #[test]
+    fn a_changed_leaf_is_one_replace_at_its_path() {
+        let patch = check(
+            json!({"players": [{"n": 1, "m": 2}, {"n": 3, "m": 4}], "turn": 1}),
+            json!({"players": [{"n": 1, "m": 2}, {"n": 3, "m": 5}], "turn": 1}),
+        );
+        assert_eq!(
+            patch,
+            json!([{"op": "replace", "path": "/players/1/m", "value": 5}])
+        );
+    }
+
+    #[test]
+    fn arrays_grow_and_shrink_at_the_end() {
+        let item = |i: u32| json!(format!("a long enough array element number {i}"));
+        let list = |n: u32| Value::Array((0..n).map(item).collect());
+        let patch = check(json!({"r": list(6)}), json!({"r": list(8)}));
+        assert_eq!(
+            patch,
+            json!([{"op": "add", "path": "/r/6", "value": item(6)}, {"op": "add", "path": "/r/7", "value": item(7)}])
+        );
+        let patch = check(json!({"r": list(8)}), json!({"r": list(6)}));
+        assert_eq!(
+            patch,
+            json!([{"op": "remove", "path": "/r/7"}, {"op": "remove", "path": "/r/6"}])
+        );
+    }
+
+    #[test]
+    fn keys_appear_and_disappear() {
+        check(
+            json!({"phase": {"Roll": {}}, "k": 1}),
+            json!({"phase": {"Main": {"x": 1}}, "k": 1}),
+        );
+        check(json!({"a": 1, "b": 2}), json!({"c": 3, "a": 1}));
+    }
+
+    #[test]
+    fn a_subtree_whose_pieces_cost_more_is_replaced_whole() {
+        let patch = check(json!({"l": [1, 2, 3, 4]}), json!({"l": [5, 6, 7, 8]}));
+        assert_eq!(
+            patch,
+            json!([{"op": "replace", "path": "/l", "value": [5, 6, 7, 8]}])
+        );
+    }
+
+    #[test]
+    fn kinds_and_nulls_change() {
+        check(
+            json!({"a": null, "b": [1]}),
+            json!({"a": {"x": [1, "]"]}, "b": "s"}),
+        );
+        check(json!([1, "a\"]}"]), json!([1, "b\\\"", 2]));
+        check(json!(1), json!({"x": 1}));
+    }
+
+    #[test]
+    fn keys_are_escaped_as_json_pointers() {
+        let patch = check(json!({"a/b": 1, "c~d": 1}), json!({"a/b": 2, "c~d": 3}));
+        assert_eq!(patch[0]["path"], "/a~1b");
+        assert_eq!(patch[1]["path"], "/c~0d");
+    }
+
+    #[test]
+    fn whitespace_in_the_input_is_tolerated() {
+        let old = "{ \"a\" : [ 1 , 2 ] , \"b\" : { \"c\" : true } }";
+        let new = "{\"a\":[1,3],\"b\":{\"c\":false}}";
+        let patch: Value = serde_json::from_str(&diff(old, new)).unwrap();
+        let mut doc: Value = serde_json::from_str(old).unwrap();
+        json_patch::patch(
+            &mut doc,
+            &serde_json::from_value::<json_patch::Patch>(patch).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(doc, serde_json::from_str::<Value>(new).unwrap());
+    }
+}
