@@ -92,3 +92,41 @@ fn every_close_code_is_documented() {
         );
     }
 }
+
+/// Every kind of requirement in `legal` has a row in protocol.md that shows it and the
+/// exact action to send for it, and that action is a valid `Action` of the same type.
+#[test]
+fn every_requirement_says_what_to_send() {
+    use catan_rules::{Requirement, Resource};
+    let kinds = [
+        Requirement::Discard { count: 4 },
+        Requirement::OfferTrade,
+        Requirement::CounterOffer,
+        Requirement::UseStina {
+            resource: Resource::Wool,
+            max: 2,
+        },
+    ];
+    for r in kinds {
+        // A new kind of requirement fails to compile here until it has a row.
+        match r {
+            Requirement::Discard { .. }
+            | Requirement::OfferTrade
+            | Requirement::CounterOffer
+            | Requirement::UseStina { .. } => {}
+        }
+        let json = serde_json::to_string(&r).unwrap();
+        let t = type_of(&r);
+        let row = DOC
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{json}` |")))
+            .unwrap_or_else(|| panic!("no requirements row for {json} in protocol.md"));
+        let action_json = row
+            .split('`')
+            .nth(3)
+            .unwrap_or_else(|| panic!("no action example in {row}"));
+        let action: catan_rules::Action = serde_json::from_str(action_json)
+            .unwrap_or_else(|e| panic!("{action_json} is not an action: {e}"));
+        assert_eq!(type_of(&action), t, "{row}");
+    }
+}
