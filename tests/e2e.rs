@@ -117,7 +117,12 @@ async fn reconnect_with_the_seat_token_and_refuse_a_wrong_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_never_hurts_the_room() {
     let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    // A per-connection limit the flood below (1,000 messages at once) exceeds, and the
+    // player's own moves (one per turn of its own) never reach.
+    let mut config = catan_server::Config::for_tests(Some(sqlite_url(&dir)));
+    config.rate_per_sec = 300;
+    config.rate_burst = 600;
+    let server = TestServer::start_with(config).await;
     let (code, _) = server
         .create_room(json!({"players": 4, "bots": 3, "seed": 9}))
         .await;

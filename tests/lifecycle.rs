@@ -227,7 +227,12 @@ async fn the_close_handshake_is_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn binary_and_ping_floods_are_closed_with_1008() {
     let dir = tempfile::tempdir().unwrap();
-    let (server, code) = server_with_a_room(&dir).await;
+    // The production defaults of the per-connection limit.
+    let mut config = config(&dir);
+    config.rate_per_sec = 20;
+    config.rate_burst = 60;
+    let server = TestServer::start_with(config).await;
+    let (code, _) = server.create_room(json!({})).await;
     let url = server.ws_url();
     let mut binary = Client::spectate(&url, &code).await;
     // Binary frames are answered with an error, and counted.
