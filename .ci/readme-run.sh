@@ -7,7 +7,16 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 run_cmd=$(grep -m1 -E '^    cargo run ' "$repo/README.md" | sed 's/^    //')
 echo "README run command: $run_cmd"
 work=$(mktemp -d)
-trap 'kill -TERM "${pid:-0}" 2>/dev/null || true; wait "${pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=
+cleanup() {
+  # Only the server started here: never `kill 0`, which would signal this whole process group.
+  if [ -n "$pid" ]; then
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 git clone -q "$repo" "$work/clone"
 cd "$work/clone"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
