@@ -548,11 +548,7 @@ impl Room {
             }
         };
         self.game = Some(game);
-        crate::metrics::room_status(
-            Some(status_label(self.status)),
-            Some(status_label(RoomStatus::Playing)),
-        );
-        self.status = RoomStatus::Playing;
+        self.set_status(RoomStatus::Playing);
         self.started_ms = Some(now_ms());
         tracing::info!(seed = self.seed, "game started");
         let conns: Vec<ConnId> = self.conns.keys().copied().collect();
@@ -670,14 +666,16 @@ impl Room {
         });
     }
 
+    /// The one place a room's status changes, so the rooms gauge follows it.
+    fn set_status(&mut self, to: RoomStatus) {
+        crate::metrics::room_status(Some(status_label(self.status)), Some(status_label(to)));
+        self.status = to;
+    }
+
     /// Ends the room's game: won, or stopped at the turn cap (stored as abandoned: the
     /// store's status for a game nobody won).
     fn finish(&mut self) {
-        crate::metrics::room_status(
-            Some(status_label(self.status)),
-            Some(status_label(RoomStatus::Finished)),
-        );
-        self.status = RoomStatus::Finished;
+        self.set_status(RoomStatus::Finished);
         self.finished_at = Some(Instant::now());
         let game = self.game.as_ref().unwrap();
         tracing::info!(winner = ?game.winner(), actions = self.log.len(), "game over");
