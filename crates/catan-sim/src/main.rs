@@ -1,17 +1,20 @@
-//! `catan-sim`: plays complete games between random bots on one thread.
+//! `catan-sim`: plays complete games between bots on one thread.
 //!
-//! `catan-sim --games N --players P [--seed S] [--check] [--trades]`
-//! The last line printed is `games/s: <number>`. Exits non-zero if any game breaks an
-//! invariant (`--check`, after every action) or fails to finish within the turn cap.
+//! `catan-sim --games N --players P [--seed S] [--check] [--trades] [--bots L,L,…] [--timing]`
+//! `--bots` names one bot level per seat (`heuristic`, `random`; default all random); the
+//! seats rotate who goes first over the games, and `win rates:` reports each one's share of
+//! the games won, in the order given. The last line printed is `games/s: <number>`. Exits
+//! non-zero if any game breaks an invariant (`--check`, after every action) or fails to
+//! finish within the turn cap.
 
-use catan_bots::RandomBot;
-use catan_rules::{Event, Game, GameConfig, Scenario, TokenPlacement};
+use catan_bots::{Bot, BotLevel, RandomBot};
+use catan_rules::{Event, Game, GameConfig, Scenario, Seat, TokenPlacement};
 use clap::Parser;
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
-#[command(name = "catan-sim", about = "Play complete Catan games between random bots")]
+#[command(name = "catan-sim", about = "Play complete Catan games between bots")]
 struct Args {
     /// Number of games to play.
     #[arg(long, default_value_t = 1000)]
@@ -46,6 +49,20 @@ struct Args {
     /// The Helpers: every remaining helper goes to the display.
     #[arg(long)]
     all_helpers: bool,
+    /// One bot level per seat, comma-separated: `heuristic` or `random` (default: all
+    /// random). Seats rotate who goes first over the games.
+    #[arg(long, value_delimiter = ',')]
+    bots: Vec<BotLevel>,
+    /// Time every bot decision and print p50/p99 per level.
+    #[arg(long)]
+    timing: bool,
+}
+
+/// The bots of one game: one per seat of the `--bots` list, or one shared random bot (the
+/// default, exactly as before `--bots` existed).
+enum Seats {
+    Shared(RandomBot),
+    Listed(Vec<Bot>),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +100,25 @@ fn main() -> ExitCode {
         eprintln!("{e}");
         return ExitCode::from(2);
     }
+    let n = args.players as usize;
+    if !args.bots.is_empty() && args.bots.len() != n {
+        eprintln!(
+            "--bots names {} bots for {} players: give one level per seat",
+            args.bots.len(),
+            n
+        );
+        return ExitCode::from(2);
+    }
+    let levels: Vec<BotLevel> = if args.bots.is_empty() {
+        vec![BotLevel::Random; n]
+    } else {
+        args.bots.clone()
+    };
+    let shared = levels.iter().all(|&l| l == BotLevel::Random);
+    // Decision times in nanoseconds, by level (with --timing).
+    let mut times: Vec<Vec<u32>> = vec![Vec::new(); BotLevel::ALL.len()];
+    let mut won_by_bot = vec![0u64; n];
+    let mut game_turns: Vec<u32> = Vec::with_capacity(args.games as usize);
 
     let mut events: Vec<Event> = Vec::with_capacity(64);
     let mut wins = vec![0u64; args.players as usize];
@@ -91,7 +127,26 @@ fn main() -> ExitCode {
     for i in 0..args.games {
         let seed = args.seed.wrapping_add(i);
         let mut game = Game::new(config, seed).expect("validated config");
-        let mut bot = RandomBot::new(seed).with_trades(args.trades);
+        // Bot k of the list sits at seat (first + k + i) mod n: over n games each bot
+        // starts once.
+        let first = game.next_actor().expect("a new game waits on its first player") as usize;
+        let bot_at = |seat: Seat| (seat as usize + 2 * n - first - (i as usize % n)) % n;
+        let mut bots = if shared {
+            Seats::Shared(RandomBot::new(seed).with_trades(args.trades))
+        } else {
+            Seats::Listed(
+                levels
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &level)| match level {
+                        BotLevel::Random => {
+                            Bot::Random(RandomBot::new(seed ^ (k as u64) << 56).with_trades(args.trades))
+                        }
+                        level => Bot::new(level, seed ^ (k as u64) << 56),
+                    })
+                    .collect(),
+            )
+        };
         let result = loop {
             if game.is_over() {
                 break Ok(());
@@ -102,7 +157,17 @@ fn main() -> ExitCode {
             let Some(seat) = game.next_actor() else {
                 break Err("nobody to act".into());
             };
-            let Some(action) = bot.choose(&game, seat) else {
+            let k = bot_at(seat);
+            let started = args.timing.then(Instant::now);
+            let choice = match &mut bots {
+                Seats::Shared(bot) => bot.choose(&game, seat),
+                Seats::Listed(list) => list[k].choose(&game, seat),
+            };
+            if let Some(t) = started {
+                let level = levels[k] as usize;
+                times[level].push(t.elapsed().as_nanos().min(u32::MAX as u128) as u32);
+            }
+            let Some(action) = choice else {
                 break Err(format!("seat {seat} is awaited but has no legal action"));
             };
             events.clear();
@@ -117,8 +182,13 @@ fn main() -> ExitCode {
         };
         actions += game.actions_applied() as u64;
         turns += game.turn() as u64;
+        game_turns.push(game.turn());
         match result {
-            Ok(()) => wins[game.winner().unwrap() as usize] += 1,
+            Ok(()) => {
+                let winner = game.winner().unwrap();
+                wins[winner as usize] += 1;
+                won_by_bot[bot_at(winner)] += 1;
+            }
             Err(e) => {
                 failures += 1;
                 eprintln!("game {i} (seed {seed}) failed: {e}");
@@ -141,11 +211,44 @@ fn main() -> ExitCode {
         actions as f64 / games,
         turns as f64 / games
     );
+    let names: Vec<&str> = levels.iter().map(|l| l.name()).collect();
+    println!("bots: {}", names.join(","));
+    let rates: Vec<String> = won_by_bot
+        .iter()
+        .map(|&w| format!("{:.2}", w as f64 / games.max(1.0)))
+        .collect();
+    println!("win rates: {}", rates.join(" "));
+    game_turns.sort_unstable();
+    println!("median turns: {}", median(&game_turns));
+    for level in BotLevel::ALL {
+        let t = &mut times[level as usize];
+        if t.is_empty() {
+            continue;
+        }
+        t.sort_unstable();
+        let q = |p: f64| t[((t.len() - 1) as f64 * p).round() as usize] as f64 / 1e3;
+        println!(
+            "decision us ({level}): p50 {:.1}  p99 {:.1}  max {:.1}  decisions {}",
+            q(0.5),
+            q(0.99),
+            q(1.0),
+            t.len()
+        );
+    }
     println!("us/action: {:.3}", secs * 1e6 / actions.max(1) as f64);
     println!("games/s: {:.1}", games / secs);
     if failures > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The median of sorted values (the mean of the middle two for an even count, rounded).
+fn median(sorted: &[u32]) -> u32 {
+    match sorted.len() {
+        0 => 0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]).div_ceil(2),
     }
 }
