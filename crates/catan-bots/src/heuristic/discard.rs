@@ -89,7 +89,7 @@ mod tests {
     fn weights_break_ties_among_spares() {
         let hand = ResourceSet::new(2, 0, 2, 0, 0);
         let mut w = FLAT;
-        w[Resource::Wool.index()] = 0.5;
+        w[Resource::Wool.index()] = 0.3;
         let gone = discard_cards(hand, ResourceSet::EMPTY, &w, 2);
         assert_eq!(gone, ResourceSet::new(0, 0, 2, 0, 0));
     }

@@ -265,18 +265,20 @@ fn hogni(ctx: &Ctx) -> Option<Action> {
     best.map(|(_, a)| a)
 }
 
-/// Carla: swap a card the bot cannot use (Road Building without roads to place).
+/// What a card drawn blind from the deck is worth on average (about a Year of Plenty).
+const BLIND_CARD: f32 = 0.5;
+
+/// Carla: swap the held card worth least to the bot now (Road Building with nowhere to
+/// build, Monopoly when opponents hold few cards), if it is worth less than a blind draw.
 fn carla(ctx: &Ctx) -> Option<Action> {
-    let seen = ctx.seen;
-    let useless_rb = seen.dev()[DevCard::RoadBuilding.index()] > 0
-        && (seen.roads_left(seen.me) < 2 || plan::road_spots(seen, seen.me) == 0);
-    useless_rb
-        .then(|| {
-            ctx.ok(Action::Helpers(HelpersAction::UseCarla {
-                card: DevCard::RoadBuilding,
-            }))
-        })
-        .flatten()
+    let dev = ctx.seen.dev();
+    DevCard::ALL
+        .into_iter()
+        .filter(|c| dev[c.index()] > 0)
+        .map(|c| (card_value(ctx, c), c))
+        .filter(|&(v, _)| v < BLIND_CARD - 0.05)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .and_then(|(_, card)| ctx.ok(Action::Helpers(HelpersAction::UseCarla { card })))
 }
 
 /// With Diara: buy a development card paying the cheapest way for the plan, then choose
@@ -333,7 +335,14 @@ pub fn helper_value(ctx: &Ctx, helper: Helper) -> f32 {
         }
         Helper::Gregor => 0.3 + 0.3 * seen.knights(me) as f32,
         Helper::Hogni => 0.4,
-        Helper::Carla => 0.3,
+        Helper::Carla => {
+            let dev = seen.dev();
+            let dead = DevCard::ALL
+                .into_iter()
+                .filter(|c| dev[c.index()] > 0 && card_value(ctx, *c) < BLIND_CARD - 0.05)
+                .count();
+            0.3 + 0.5 * dead as f32
+        }
     }
 }
 

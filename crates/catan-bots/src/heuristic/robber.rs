@@ -9,8 +9,9 @@ use super::Ctx;
 use catan_rules::board::NONE;
 use catan_rules::{Action, Seat, Terrain};
 
-/// A favor token, in the same units as robber scores (about a card and a half).
-const TOKEN: f32 = 1.6;
+/// A favor token, in the same units as robber scores (where a steal is about 1.5): the
+/// guilds' favors average about two cards.
+const TOKEN: f32 = 2.5;
 
 /// How good moving the robber to `hex` and stealing from `victim` is for the bot.
 pub fn score(ctx: &Ctx, hex: u8, victim: Option<Seat>) -> f32 {
