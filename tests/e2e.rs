@@ -118,13 +118,16 @@ async fn reconnect_with_the_seat_token_and_refuse_a_wrong_one() {
 async fn bad_input_never_hurts_the_room() {
     let dir = tempfile::tempdir().unwrap();
     // A per-connection limit the flood below (1,000 messages at once) exceeds, and the
-    // player's own moves (one per turn of its own) never reach.
+    // player's own moves (one per turn of its own) never reach. Random bots: heuristic
+    // ones offer this eager test client trades every turn, and each answer it sends from a
+    // view that a bot's next move has already outdated comes back refused and is resent,
+    // which the limit would count.
     let mut config = catan_server::Config::for_tests(Some(sqlite_url(&dir)));
     config.rate_per_sec = 300;
     config.rate_burst = 600;
     let server = TestServer::start_with(config).await;
     let (code, _) = server
-        .create_room(json!({"players": 4, "bots": 3, "seed": 9}))
+        .create_room(json!({"players": 4, "bots": 3, "seed": 9, "bot_level": "random"}))
         .await;
     let url = server.ws_url();
     let mut player = Client::join(&url, &code, "Ann").await;
@@ -223,6 +226,51 @@ async fn an_all_bot_room_plays_to_the_end_and_survives_a_restart() {
         .any(|g| g["id"] == room_id.as_str()));
     let (s, _) = server.http("GET", "/api/games/nonexistent", None).await;
     assert_eq!(s, 404);
+    server.stop().await;
+}
+
+/// `bot_level` chooses how bot seats play: heuristic by default (a 4-bot game of the same
+/// board ends far sooner than random bots' ~320 turns), random on request; an unknown level
+/// is refused naming the ones there are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_level_chooses_how_bot_seats_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let mut turns = Vec::new();
+    for level in [None, Some("random")] {
+        let mut options = json!({"players": 4, "bots": 4, "seed": 17});
+        if let Some(l) = level {
+            options["bot_level"] = json!(l);
+        }
+        let (code, room_id) = server.create_room(options).await;
+        let info = server.wait_room_status(&code, "finished").await;
+        assert_eq!(
+            info["options"]["bot_level"],
+            level.unwrap_or("heuristic"),
+            "{info}"
+        );
+        assert!(!info["winner"].is_null(), "{info}");
+        let record = server.wait_stored(&room_id).await;
+        let n = record["action_count"].as_u64().unwrap();
+        let (s, end) = server
+            .http("GET", &format!("/api/games/{room_id}/replay?at={n}"), None)
+            .await;
+        assert_eq!(s, 200);
+        turns.push(end["view"]["turn"].as_u64().unwrap());
+    }
+    assert!(
+        turns[0] < 150 && turns[0] < turns[1],
+        "turns (heuristic, random): {turns:?}"
+    );
+    let (s, body) = server
+        .http(
+            "POST",
+            "/api/rooms",
+            Some(&json!({"players": 4, "bot_level": "clever"})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    assert!(body["error"].as_str().unwrap().contains("heuristic"), "{body}");
     server.stop().await;
 }
 

@@ -8,6 +8,7 @@ mod reach;
 pub use decode::{decode_client, parse_strict, DecodeError};
 pub use reach::victory_point_range;
 
+pub use catan_bots::BotLevel;
 use catan_rules::{Action, Event, GameConfig, RuleError, Scenario, Seat, TokenPlacement};
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +59,8 @@ pub struct RoomOptions {
     #[serde(with = "catan_rules::rng::seed_string::option")]
     #[schemars(with = "Option<String>")]
     pub seed: Option<u64>,
+    /// How the bot seats play: `"heuristic"` (default) or `"random"`.
+    pub bot_level: BotLevel,
 }
 
 impl Default for RoomOptions {
@@ -71,6 +74,7 @@ impl Default for RoomOptions {
             tokens: TokenPlacement::Spiral,
             special_building: None,
             seed: None,
+            bot_level: BotLevel::Heuristic,
         }
     }
 }
@@ -283,6 +287,19 @@ mod tests {
         );
         let e = serde_json::from_str::<RoomOptions>(r#"{"seed":"soon"}"#).unwrap_err();
         assert!(e.to_string().contains("a seed is a whole number"), "{e}");
+    }
+
+    /// Bot seats play heuristically unless the room asks for random bots; an unknown level
+    /// is refused, naming the ones there are.
+    #[test]
+    fn bot_level_defaults_to_heuristic() {
+        let o: RoomOptions = serde_json::from_str(r#"{"players":3}"#).unwrap();
+        assert_eq!(o.bot_level, BotLevel::Heuristic);
+        assert_eq!(serde_json::to_value(&o).unwrap()["bot_level"], "heuristic");
+        let o: RoomOptions = serde_json::from_str(r#"{"bot_level":"random"}"#).unwrap();
+        assert_eq!(o.bot_level, BotLevel::Random);
+        let e = serde_json::from_str::<RoomOptions>(r#"{"bot_level":"clever"}"#).unwrap_err();
+        assert!(e.to_string().contains("heuristic"), "{e}");
     }
 
     #[test]

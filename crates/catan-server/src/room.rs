@@ -6,7 +6,7 @@
 use crate::view_stream::ViewStream;
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes};
-use catan_bots::RandomBot;
+use catan_bots::Bot;
 use catan_protocol::{close, ClientMsg, RoomInfo, RoomOptions, RoomStatus, SeatInfo, ServerMsg};
 use catan_protocol::{MAX_CHAT_CHARS, MAX_NAME_CHARS};
 use catan_rules::{Action, Game, GameConfig, Seat, Viewer};
@@ -89,7 +89,8 @@ struct Room {
     log: Vec<ActionRecord>,
     created_ms: i64,
     started_ms: Option<i64>,
-    bot: RandomBot,
+    /// Plays every bot seat, at the room's `bot_level`.
+    bot: Bot,
     bot_scheduled: bool,
     empty_since: Instant,
     finished_at: Option<Instant>,
@@ -160,6 +161,7 @@ pub fn spawn(
             stream: ViewStream::new(Viewer::Seat(s as Seat)),
         })
         .collect();
+    let bot = Bot::new(options.bot_level, seed);
     let room = Room {
         code: code.clone(),
         room_id: room_id.clone(),
@@ -177,7 +179,7 @@ pub fn spawn(
         log: Vec::new(),
         created_ms: now_ms(),
         started_ms: None,
-        bot: RandomBot::new(seed),
+        bot,
         bot_scheduled: false,
         empty_since: Instant::now(),
         finished_at: None,
@@ -631,9 +633,9 @@ impl Room {
             }
             let game = self.game.as_ref().unwrap();
             let awaited = game.waiting_on();
-            let Some(seat) = awaited.iter().find(|&s| self.seats[s as usize].bot) else {
+            if !awaited.iter().any(|s| self.seats[s as usize].bot) {
                 return;
-            };
+            }
             if delay > 0 {
                 if !may_move {
                     self.schedule_bots(Duration::from_millis(delay));
@@ -641,7 +643,17 @@ impl Room {
                 }
                 may_move = false;
             }
-            let Some(action) = self.bot.choose(self.game.as_ref().unwrap(), seat) else {
+            // The first awaited bot with something to do (a bot that made an offer waits
+            // for the answers of the others).
+            let bots = awaited.iter().filter(|&s| self.seats[s as usize].bot);
+            let mut chosen = None;
+            for seat in bots {
+                if let Some(action) = self.bot.choose(game, seat) {
+                    chosen = Some((seat, action));
+                    break;
+                }
+            }
+            let Some((seat, action)) = chosen else {
                 return;
             };
             if let Err(e) = self.apply(seat, action) {

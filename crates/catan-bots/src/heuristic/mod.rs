@@ -28,6 +28,9 @@ mod seen;
 mod setup;
 mod trade;
 
+#[cfg(test)]
+mod tests;
+
 use catan_rules::frenemies::FrenemiesPhase;
 use catan_rules::{
     Action, Game, HelpersAction, LegalActions, Phase, Requirement, Resource, ResourceSet, Rng, Seat,

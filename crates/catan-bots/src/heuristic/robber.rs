@@ -24,7 +24,7 @@ pub fn score(ctx: &Ctx, hex: u8, victim: Option<Seat>) -> f32 {
         harmless = false;
         let k = if seen.is_city(c) { 2.0 } else { 1.0 };
         if o == seen.me {
-            s -= 0.35 * pips * k;
+            s -= 0.7 * pips * k;
         } else {
             s += 0.15 * pips * k * ctx.eval.threat[o as usize];
         }
