@@ -17,13 +17,15 @@ pub fn toward(ctx: &Ctx) -> Option<Action> {
     if next.is_empty() || hand.contains(&next) {
         return None;
     }
-    // Keep what the whole plan needs if that still allows the trades; else only the next
-    // purchase.
-    for keep in [ctx.plan.cost, next] {
-        if let Some((give, get, complete)) = maritime_path(ctx, hand, next, keep) {
-            if complete || hand.total() >= 8 {
-                return ctx.ok(Action::MaritimeTrade { give, get });
-            }
+    // Cards beyond what the whole plan costs are worth trading for what it lacks even if
+    // the purchase is not complete yet (idle cards only feed a 7); cards the plan itself
+    // needs only when the trades complete the next purchase now (or the hand is crowded).
+    if let Some((give, get, _)) = maritime_path(ctx, hand, next, ctx.plan.cost) {
+        return ctx.ok(Action::MaritimeTrade { give, get });
+    }
+    if let Some((give, get, complete)) = maritime_path(ctx, hand, next, next) {
+        if complete || hand.total() >= 8 {
+            return ctx.ok(Action::MaritimeTrade { give, get });
         }
     }
     None
