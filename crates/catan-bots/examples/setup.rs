@@ -9,8 +9,21 @@ fn main() {
         let a = bot.choose(&game, seat).unwrap();
         if let catan_rules::Action::BuildSettlement { corner } = a {
             let t = game.topology();
-            let hexes: Vec<String> = t.corner_hexes[corner as usize].iter().filter(|&&h| h != 255).map(|&h| format!("{:?}{}", game.board().terrain[h as usize], game.board().token[h as usize])).collect();
-            println!("seat {seat} corner {corner}: {hexes:?} harbor {:?}", game.board().harbor_at(corner));
+            let hexes: Vec<String> = t.corner_hexes[corner as usize]
+                .iter()
+                .filter(|&&h| h != 255)
+                .map(|&h| {
+                    format!(
+                        "{:?}{}",
+                        game.board().terrain[h as usize],
+                        game.board().token[h as usize]
+                    )
+                })
+                .collect();
+            println!(
+                "seat {seat} corner {corner}: {hexes:?} harbor {:?}",
+                game.board().harbor_at(corner)
+            );
         }
         game.apply(seat, a).unwrap();
     }

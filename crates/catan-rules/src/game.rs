@@ -172,13 +172,15 @@ pub struct Game {
     pub(crate) actions_applied: u32,
 }
 
-pub(crate) fn bit(i: u8) -> u128 {
+/// The mask of corner or edge `i` (the board's sets of corners and edges are `u128` masks).
+#[inline]
+pub fn bit(i: u8) -> u128 {
     1u128 << i
 }
 
 /// Iterates the set bits of a mask, lowest first.
 #[inline]
-pub(crate) fn bits(mut m: u128) -> impl Iterator<Item = u8> {
+pub fn bits(mut m: u128) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
         if m == 0 {
             None

@@ -11,29 +11,12 @@
 //! own, as its view lists them.
 
 use catan_rules::frenemies::{FrenemiesState, GiftOffer, Guild, TokenUse};
+pub use catan_rules::game::{bit, bits};
 use catan_rules::helpers::HelpersState;
 use catan_rules::{
     Board, DevCard, Game, GameConfig, Helper, LegalActions, Pending, Phase, Resource, ResourceSet, Seat,
     Topology, TradeOffer,
 };
-
-/// Iterates the set bits of a mask, lowest first.
-pub fn bits(mut m: u128) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(i)
-        }
-    })
-}
-
-#[inline]
-pub fn bit(i: u8) -> u128 {
-    1u128 << i
-}
 
 /// What one seat may know of a game, and nothing more.
 pub struct Seen<'a> {
