@@ -157,14 +157,13 @@ fn main() -> ExitCode {
             let Some(seat) = game.next_actor() else {
                 break Err("nobody to act".into());
             };
-            let k = bot_at(seat);
             let started = args.timing.then(Instant::now);
             let choice = match &mut bots {
                 Seats::Shared(bot) => bot.choose(&game, seat),
-                Seats::Listed(list) => list[k].choose(&game, seat),
+                Seats::Listed(list) => list[bot_at(seat)].choose(&game, seat),
             };
             if let Some(t) = started {
-                let level = levels[k] as usize;
+                let level = levels[bot_at(seat)] as usize;
                 times[level].push(t.elapsed().as_nanos().min(u32::MAX as u128) as u32);
             }
             let Some(action) = choice else {
