@@ -217,6 +217,7 @@ fn main() -> ExitCode {
         .map(|&w| format!("{:.2}", w as f64 / games.max(1.0)))
         .collect();
     println!("win rates: {}", rates.join(" "));
+    println!("wins by bot: {won_by_bot:?}");
     game_turns.sort_unstable();
     println!("median turns: {}", median(&game_turns));
     for level in BotLevel::ALL {
@@ -227,9 +228,10 @@ fn main() -> ExitCode {
         t.sort_unstable();
         let q = |p: f64| t[((t.len() - 1) as f64 * p).round() as usize] as f64 / 1e3;
         println!(
-            "decision us ({level}): p50 {:.1}  p99 {:.1}  max {:.1}  decisions {}",
+            "decision us ({level}): p50 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}  decisions {}",
             q(0.5),
             q(0.99),
+            q(0.999),
             q(1.0),
             t.len()
         );
