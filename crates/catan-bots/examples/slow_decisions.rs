@@ -13,8 +13,14 @@ fn main() {
     let variants = [
         ("base, 4 players", GameConfig::with_players(4)),
         ("5-6, 6 players", GameConfig::with_players(6)),
-        ("The Helpers, 4 players", GameConfig::with_scenario(4, Some(Scenario::Helpers))),
-        ("Frenemies, 5 players", GameConfig::with_scenario(5, Some(Scenario::Frenemies))),
+        (
+            "The Helpers, 4 players",
+            GameConfig::with_scenario(4, Some(Scenario::Helpers)),
+        ),
+        (
+            "Frenemies, 5 players",
+            GameConfig::with_scenario(5, Some(Scenario::Frenemies)),
+        ),
     ];
     for (name, config) in variants {
         let (mut decisions, mut retimed) = (0u64, 0u64);

@@ -41,7 +41,7 @@ pub fn main_turn(ctx: &Ctx, mem: &mut Memory, spots: &mut Vec<Spot>) -> Option<A
     let a = winning(ctx)
         .or_else(|| dev::main(ctx))
         .or_else(|| helpers::main(ctx))
-        .or_else(|| frenemies::main(ctx, mem))
+        .or_else(|| frenemies::main(ctx, spots))
         .or_else(|| plan_step(ctx))
         .or_else(|| trade::toward(ctx))
         .or_else(|| trade::propose(ctx, mem))
@@ -131,9 +131,8 @@ pub fn best_road(ctx: &Ctx, spots: &mut Vec<Spot>) -> Option<(u8, f32)> {
 }
 
 /// A road of Road Building (or any free road): the plan's, else the best one.
-pub fn free_road(ctx: &Ctx) -> Action {
-    let mut spots = Vec::new();
-    let pick = best_road(ctx, &mut spots)
+pub fn free_road(ctx: &Ctx, spots: &mut Vec<Spot>) -> Action {
+    let pick = best_road(ctx, spots)
         .map(|(edge, _)| Action::BuildRoad { edge })
         .filter(|a| ctx.can(*a));
     pick.or_else(|| {
@@ -148,10 +147,9 @@ pub fn free_road(ctx: &Ctx) -> Action {
 
 /// A special build turn (5–6 players): build the plan or something else worth it; no
 /// trading is allowed.
-pub fn special(ctx: &Ctx) -> Action {
-    let mut spots = Vec::new();
+pub fn special(ctx: &Ctx, spots: &mut Vec<Spot>) -> Action {
     plan_step(ctx)
-        .or_else(|| extra(ctx, &mut spots))
+        .or_else(|| extra(ctx, spots))
         .unwrap_or(Action::EndTurn)
 }
 

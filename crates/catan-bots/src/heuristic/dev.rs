@@ -134,23 +134,27 @@ fn year_of_plenty(ctx: &Ctx) -> Option<Action> {
         return None;
     }
     // The needed cards, then what the whole plan lacks, then the most valued.
-    let mut wants: Vec<Resource> = Vec::with_capacity(4);
+    let mut wants = [Resource::Brick; 4];
+    let mut len = 0;
     for (r, k) in need.iter() {
         for _ in 0..k {
-            wants.push(r);
+            wants[len] = r;
+            len += 1;
         }
     }
     let mut after = hand;
     after.add(&need);
     let rest = missing(after, ctx.plan.cost);
     if let Some((r, _)) = rest.iter().find(|&(_, k)| k > 0) {
-        wants.push(r);
+        wants[len] = r;
+        len += 1;
     }
-    let fav = Resource::ALL
-        .into_iter()
-        .max_by(|&a, &b| ctx.card_value(after, a).total_cmp(&ctx.card_value(after, b)))
-        .unwrap();
-    wants.push(fav);
+    if len < 2 {
+        wants[len] = Resource::ALL
+            .into_iter()
+            .max_by(|&a, &b| ctx.card_value(after, a).total_cmp(&ctx.card_value(after, b)))
+            .unwrap();
+    }
     let (a, b) = (wants[0], wants[1]);
     let (first, second) = if a <= b { (a, b) } else { (b, a) };
     ctx.ok(Action::PlayYearOfPlenty { first, second }).or_else(|| {

@@ -7,6 +7,7 @@
 
 use super::build::{best_road, spare};
 use super::eval::missing;
+use super::plan::Spot;
 use super::{Ctx, Memory};
 use catan_rules::frenemies::{FrenemiesAction, Guild, TokenUse};
 use catan_rules::{Action, Resource};
@@ -16,7 +17,7 @@ fn act(a: FrenemiesAction) -> Action {
 }
 
 /// Favors worth redeeming now, before building.
-pub fn main(ctx: &Ctx, _mem: &mut Memory) -> Option<Action> {
+pub fn main(ctx: &Ctx, spots: &mut Vec<Spot>) -> Option<Action> {
     let seen = ctx.seen;
     if !seen.frenemies_on() {
         return None;
@@ -51,8 +52,7 @@ pub fn main(ctx: &Ctx, _mem: &mut Memory) -> Option<Action> {
             }
         }
     }
-    let mut spots = Vec::new();
-    if let Some((edge, v)) = best_road(ctx, &mut spots) {
+    if let Some((edge, v)) = best_road(ctx, spots) {
         if v > 0.1 {
             if let Some(a) = ctx.ok(act(FrenemiesAction::RedeemRoadBuilders { edge })) {
                 return Some(a);

@@ -187,26 +187,31 @@ fn asla(ctx: &Ctx) -> Option<Action> {
     if spare.total() == 0 {
         return None;
     }
-    // Opponents by how many of `resource` they likely hold.
-    let mut likely: Vec<(f32, u8)> = (0..seen.n)
-        .filter(|&s| s != seen.me && seen.cards(s) > 0)
-        .map(|s| {
-            let p = production(seen, s);
-            let total: f32 = p.iter().sum();
-            let share = if total > 0.0 {
-                p[resource.index()] / total
-            } else {
-                0.2
-            };
-            (share * seen.cards(s) as f32, s)
-        })
-        .collect();
-    likely.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let first = likely.first().filter(|x| x.0 >= 0.5)?.1;
-    let second = likely
-        .get(1)
-        .filter(|x| x.0 >= 0.5 && spare.total() >= 2 && need[resource] >= 2)
-        .map(|x| x.1);
+    // The two opponents likeliest to hold `resource`.
+    let mut likely = [(0f32, 0u8); 2];
+    for s in 0..seen.n {
+        if s == seen.me || seen.cards(s) == 0 {
+            continue;
+        }
+        let p = production(seen, s);
+        let total: f32 = p.iter().sum();
+        let share = if total > 0.0 {
+            p[resource.index()] / total
+        } else {
+            0.2
+        };
+        let x = (share * seen.cards(s) as f32, s);
+        if x.0 > likely[0].0 {
+            likely = [x, likely[0]];
+        } else if x.0 > likely[1].0 {
+            likely[1] = x;
+        }
+    }
+    if likely[0].0 < 0.5 {
+        return None;
+    }
+    let first = likely[0].1;
+    let second = (likely[1].0 >= 0.5 && spare.total() >= 2 && need[resource] >= 2).then_some(likely[1].1);
     ctx.ok(Action::Helpers(HelpersAction::UseAsla {
         resource,
         first,

@@ -167,8 +167,8 @@ impl HeuristicBot {
                 .unwrap_or(Action::RollDice),
             Phase::Discard => discard::action(&ctx),
             Phase::MoveRobber => robber::choose(&ctx),
-            Phase::RoadBuilding { .. } => build::free_road(&ctx),
-            Phase::SpecialBuild { .. } => build::special(&ctx),
+            Phase::RoadBuilding { .. } => build::free_road(&ctx, &mut self.spots),
+            Phase::SpecialBuild { .. } => build::special(&ctx, &mut self.spots),
             Phase::Main if seen.current() == me => match build::main_turn(&ctx, mem, &mut self.spots) {
                 Some(a) => a,
                 None => return Decision::Wait,
