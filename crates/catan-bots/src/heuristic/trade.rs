@@ -4,7 +4,7 @@
 //! brings the bot's own plan closer.
 
 use super::build::spare;
-use super::eval::missing;
+use super::eval::{missing, production};
 use super::{Ctx, Memory};
 use catan_rules::{Action, Requirement, Resource, ResourceSet, Response, Seat, SeatSet};
 
@@ -78,19 +78,22 @@ fn maritime_path(
     }
 }
 
-/// Seats the bot trades with: everyone but those close to winning.
-fn partners(ctx: &Ctx) -> SeatSet {
+/// Seats the bot offers `r` to: those whose buildings produce it (the likely holders),
+/// never one close to winning.
+fn partners(ctx: &Ctx, r: Resource) -> SeatSet {
     let seen = ctx.seen;
     let mut to = SeatSet::EMPTY;
     for s in 0..seen.n {
-        if s != seen.me && !ctx.eval.dangerous[s as usize] {
+        if s != seen.me && !ctx.eval.dangerous[s as usize] && production(seen, s)[r.index()] > 0.0 {
             to.insert(s);
         }
     }
     to
 }
 
-/// A domestic offer: spare cards for one card the next purchase lacks.
+/// A domestic offer: spare cards for one card the next purchase lacks, addressed to the
+/// players likely to hold it (each answer holds up the turn, so the bot does not ask
+/// everyone about everything).
 pub fn propose(ctx: &Ctx, mem: &mut Memory) -> Option<Action> {
     if mem.offers >= 2 || ctx.requirement(|r| *r == Requirement::OfferTrade).is_none() {
         return None;
@@ -101,14 +104,14 @@ pub fn propose(ctx: &Ctx, mem: &mut Memory) -> Option<Action> {
     if need.is_empty() || need.total() > 2 {
         return None;
     }
-    let to = partners(ctx);
-    if to.is_empty() {
-        return None;
-    }
     let get_r = Resource::ALL
         .into_iter()
         .filter(|&r| need[r] > 0)
         .max_by(|&a, &b| ctx.eval.prod[b.index()].total_cmp(&ctx.eval.prod[a.index()]))?;
+    let to = partners(ctx, get_r);
+    if to.is_empty() {
+        return None;
+    }
     let spare = spare(ctx);
     // First offer one spare card, then two.
     let count = mem.offers + 1;
