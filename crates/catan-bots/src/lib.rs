@@ -1,107 +1,143 @@
-//! Bots for `catan-rules`, at two levels ([`BotLevel`]): [`HeuristicBot`], which plays to
-//! win (the default for bot seats), and [`RandomBot`], uniform among the legal actions.
-//! Both choose among [`Game::legal_actions`] only: any client could play the same way.
-//! [`Bot::new`] builds a bot of a given level; the server's rooms and `catan-sim` both use
-//! it.
+//! Bots for `catan-rules`. They know nothing of the rules beyond what
+//! [`Game::legal_actions`] lists: any client could play the same way.
 
-// Resources and seats index several parallel fixed arrays at once; index loops read
-// better there than zipped iterators.
-#![allow(clippy::needless_range_loop)]
+use catan_rules::HelpersAction;
+use catan_rules::{Action, Game, LegalActions, Requirement, Resource, ResourceSet, Rng, Seat, SeatSet};
 
-pub mod heuristic;
-mod random;
+/// Picks uniformly among the legal actions and requirements of its seat, filling in a
+/// requirement's cards at random. Its randomness is its own (seeded), never the game's.
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: Rng,
+    /// Whether the bot may propose and counter domestic trades (answers are always allowed).
+    pub trades: bool,
+    legal: LegalActions,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> Self {
+        RandomBot {
+            rng: Rng::new(seed ^ 0xb07b_07b0),
+            trades: false,
+            legal: LegalActions::default(),
+        }
+    }
+
+    pub fn with_trades(mut self, trades: bool) -> Self {
+        self.trades = trades;
+        self
+    }
+
+    /// Chooses an action for `seat`, or `None` if it has nothing to do.
+    pub fn choose(&mut self, game: &Game, seat: Seat) -> Option<Action> {
+        let mut legal = std::mem::take(&mut self.legal);
+        game.legal_into(seat, &mut legal);
+        let action = self.pick(game, seat, &legal);
+        self.legal = legal;
+        action
+    }
+
+    fn pick(&mut self, game: &Game, seat: Seat, legal: &LegalActions) -> Option<Action> {
+        let reqs: usize = legal
+            .requirements
+            .iter()
+            .filter(|r| self.trades || !matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
+            .count();
+        let total = legal.actions.len() + reqs;
+        if total == 0 {
+            return None;
+        }
+        let k = self.rng.below(total as u32) as usize;
+        if k < legal.actions.len() {
+            return Some(legal.actions[k]);
+        }
+        let req = legal
+            .requirements
+            .iter()
+            .filter(|r| self.trades || !matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
+            .nth(k - legal.actions.len())
+            .copied()?;
+        let hand = game.player(seat).hand;
+        Some(match req {
+            Requirement::Discard { count } => Action::Discard {
+                cards: self.random_cards(hand, count as u32),
+            },
+            Requirement::OfferTrade => {
+                let (give, get) = self.random_terms(hand);
+                Action::OfferTrade {
+                    give,
+                    get,
+                    to: SeatSet::EMPTY,
+                }
+            }
+            Requirement::CounterOffer => {
+                let (give, get) = self.random_terms(hand);
+                Action::CounterOffer { give, get }
+            }
+            Requirement::UseStina { resource, max } => {
+                // 1..=max cards of other resources the bank holds.
+                let mut bank = game.bank();
+                bank[resource] = 0;
+                let k = 1 + self.rng.below(max as u32);
+                Action::Helpers(HelpersAction::UseStina {
+                    give: resource,
+                    get: self.random_cards(bank, k),
+                })
+            }
+        })
+    }
+
+    /// `count` cards drawn uniformly from `hand`.
+    pub fn random_cards(&mut self, mut hand: ResourceSet, count: u32) -> ResourceSet {
+        let mut out = ResourceSet::EMPTY;
+        for _ in 0..count.min(hand.total()) {
+            let r = hand.nth_card(self.rng.below(hand.total()));
+            hand[r] -= 1;
+            out[r] += 1;
+        }
+        out
+    }
+
+    /// Random trade terms: 1–2 cards from the hand for 1–2 cards of resources not given.
+    fn random_terms(&mut self, hand: ResourceSet) -> (ResourceSet, ResourceSet) {
+        let n = 1 + self.rng.below(2);
+        let give = self.random_cards(hand, n);
+        let mut get = ResourceSet::EMPTY;
+        let options: Vec<Resource> = Resource::ALL.into_iter().filter(|&r| give[r] == 0).collect();
+        for _ in 0..1 + self.rng.below(2) {
+            let r = options[self.rng.below(options.len() as u32) as usize];
+            get[r] += 1;
+        }
+        (give, get)
+    }
+}
+
+mod heuristic;
+mod level;
 
 pub use heuristic::HeuristicBot;
-pub use random::RandomBot;
-
-use catan_rules::{Action, Game, Seat};
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// How a bot plays. On the wire (room option `bot_level`): `"heuristic"` or `"random"`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum BotLevel {
-    /// Values positions and plans its builds, trades and robber moves.
-    #[default]
-    Heuristic,
-    /// Uniform among the legal actions.
-    Random,
-}
-
-impl BotLevel {
-    pub const ALL: [BotLevel; 2] = [BotLevel::Heuristic, BotLevel::Random];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BotLevel::Heuristic => "heuristic",
-            BotLevel::Random => "random",
-        }
-    }
-}
-
-impl fmt::Display for BotLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for BotLevel {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        BotLevel::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown bot level {s:?} (heuristic, random)"))
-    }
-}
-
-/// A bot of some level. One bot may play any number of seats of a game (it keeps what it
-/// remembers per seat).
-#[derive(Clone, Debug)]
-pub enum Bot {
-    Heuristic(HeuristicBot),
-    Random(RandomBot),
-}
-
-impl Bot {
-    /// A bot of `level` with its own RNG seeded by `seed` (never the game's).
-    pub fn new(level: BotLevel, seed: u64) -> Bot {
-        match level {
-            BotLevel::Heuristic => Bot::Heuristic(HeuristicBot::new(seed)),
-            BotLevel::Random => Bot::Random(RandomBot::new(seed)),
-        }
-    }
-
-    pub fn level(&self) -> BotLevel {
-        match self {
-            Bot::Heuristic(_) => BotLevel::Heuristic,
-            Bot::Random(_) => BotLevel::Random,
-        }
-    }
-
-    /// Chooses an action for `seat`, or `None` if it has nothing to do now.
-    pub fn choose(&mut self, game: &Game, seat: Seat) -> Option<Action> {
-        match self {
-            Bot::Heuristic(b) => b.choose(game, seat),
-            Bot::Random(b) => b.choose(game, seat),
-        }
-    }
-}
+pub use level::{Bot, BotLevel};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use catan_rules::GameConfig;
 
     #[test]
-    fn levels_parse_and_print() {
-        for l in BotLevel::ALL {
-            assert_eq!(l.name().parse::<BotLevel>().unwrap(), l);
-            assert_eq!(serde_json::to_string(&l).unwrap(), format!("\"{l}\""));
+    fn random_bots_finish_a_game() {
+        let mut game = Game::new(GameConfig::default(), 1).unwrap();
+        let mut bot = RandomBot::new(1).with_trades(true);
+        let mut steps = 0;
+        while !game.is_over() {
+            let seat = game.next_actor().unwrap();
+            let a = bot
+                .choose(&game, seat)
+                .expect("the seat the game waits on has a move");
+            game.apply(seat, a)
+                .unwrap_or_else(|e| panic!("{a:?} refused: {e}"));
+            steps += 1;
+            assert!(steps < 200_000);
         }
-        assert!("clever".parse::<BotLevel>().is_err());
-        assert_eq!(BotLevel::default(), BotLevel::Heuristic);
+        assert!(game.victory_points(game.winner().unwrap()) >= 10);
     }
 }

@@ -14,8 +14,8 @@ use catan_rules::frenemies::{FrenemiesState, GiftOffer, Guild, TokenUse};
 pub use catan_rules::game::{bit, bits};
 use catan_rules::helpers::HelpersState;
 use catan_rules::{
-    Board, DevCard, Game, GameConfig, Helper, LegalActions, Pending, Phase, Resource, ResourceSet, Seat,
-    Topology, TradeOffer,
+    Board, DevCard, Game, Helper, LegalActions, Pending, Phase, Resource, ResourceSet, Seat, Topology,
+    TradeOffer,
 };
 
 /// What one seat may know of a game, and nothing more.
@@ -60,9 +60,6 @@ impl<'a> Seen<'a> {
 
     // ----- the public table ---------------------------------------------------------
 
-    pub fn config(&self) -> &GameConfig {
-        self.game.config()
-    }
     pub fn target_vp(&self) -> u8 {
         self.game.config().victory_points
     }
@@ -147,10 +144,6 @@ impl<'a> Seen<'a> {
     pub fn cities_left(&self, s: Seat) -> u8 {
         self.game.player(s).cities_left
     }
-    /// Cards `s` still has to discard after a 7.
-    pub fn discard_pending(&self, s: Seat) -> u8 {
-        self.game.discard_pending(s)
-    }
 
     // ----- the bot's own seat ----------------------------------------------------------
 
@@ -183,18 +176,8 @@ impl<'a> Seen<'a> {
     fn hs(&self) -> Option<&HelpersState> {
         self.game.helpers_state()
     }
-    pub fn helpers_on(&self) -> bool {
-        self.hs().is_some()
-    }
     pub fn helper(&self, s: Seat) -> Option<Helper> {
         self.hs().and_then(|h| h.held[s as usize])
-    }
-    pub fn helper_moon(&self, s: Seat) -> bool {
-        self.hs().is_some_and(|h| h.moon[s as usize])
-    }
-    /// Helpers in the display, as a bitmask by [`Helper::bit`].
-    pub fn display(&self) -> u16 {
-        self.hs().map_or(0, |h| h.display)
     }
     /// The pending helper decision, with the cards Diara shows only when they are shown
     /// to this seat (otherwise blanked).
@@ -235,15 +218,8 @@ impl<'a> Seen<'a> {
     pub fn usable_tokens(&self, guild: Guild) -> u8 {
         self.fs().map_or(0, |f| f.usable(self.me, guild))
     }
-    /// How many tokens `s` holds (public).
-    pub fn token_count(&self, s: Seat) -> u32 {
-        self.fs().map_or(0, |f| f.held_count(s))
-    }
     pub fn token_supply(&self) -> u32 {
         self.fs().map_or(0, |f| f.supply_count())
-    }
-    pub fn markers_left(&self) -> u8 {
-        self.fs().map_or(0, |f| f.markers_left)
     }
     /// Whether the networks of `a` and `b` have met (public).
     pub fn connected(&self, a: Seat, b: Seat) -> bool {
