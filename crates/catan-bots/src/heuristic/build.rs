@@ -26,7 +26,7 @@ fn winning(ctx: &Ctx) -> Option<Action> {
     if seen.my_vp() + 2 < seen.target_vp() {
         return None;
     }
-    let need = seen.target_vp() - seen.my_vp();
+    let need = seen.target_vp().saturating_sub(seen.my_vp());
     ctx.legal.actions.iter().copied().find(|a| match a {
         Action::BuildSettlement { .. } | Action::BuildCity { .. } => need <= 1,
         Action::Frenemies(catan_rules::frenemies::FrenemiesAction::RedeemMasterBuilders) => need <= 1,
