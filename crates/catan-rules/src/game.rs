@@ -32,7 +32,11 @@ pub struct Player {
     pub dev: [u8; 5],
     /// Of `dev`, the cards bought this turn (not playable yet).
     pub dev_new: [u8; 5],
+    /// Face-up knights (count toward Largest Army; The Helpers' Gregor may remove some).
     pub knights: u8,
+    /// Development cards played so far, by [`DevCard`] index (public; Victory Point cards
+    /// are never played).
+    pub played: [u8; 5],
     pub roads_left: u8,
     pub settlements_left: u8,
     pub cities_left: u8,

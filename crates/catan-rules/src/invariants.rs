@@ -51,6 +51,23 @@ impl Game {
                     return Err(format!("seat {s}: more new cards than held"));
                 }
             }
+            if p.knights > p.played[DevCard::Knight.index()] {
+                return Err(format!("seat {s}: more knights on the table than played"));
+            }
+            if p.played[DevCard::VictoryPoint.index()] != 0 {
+                return Err(format!("seat {s}: a Victory Point card counted as played"));
+            }
+        }
+        // Each seat's played cards add up to the game's played pile.
+        for i in 0..5 {
+            let by_seats: u32 = self.players[..n].iter().map(|p| p.played[i] as u32).sum();
+            if by_seats != self.cards_played[i] as u32 {
+                return Err(format!(
+                    "{:?}: played by seats {by_seats} != played {}",
+                    DevCard::ALL[i],
+                    self.cards_played[i]
+                ));
+            }
         }
         // Pieces: the board agrees with each supply, and supplies are within limits.
         for s in 0..n {

@@ -106,7 +106,11 @@ pub struct PlayerView {
     pub seat: Seat,
     pub resource_count: u32,
     pub development_count: u32,
+    /// Face-up knights (Largest Army counts these).
     pub knights_played: u8,
+    /// Development cards played so far, by kind (public; Victory Point cards are never
+    /// played, so that count stays 0).
+    pub played_development_cards: DevCards,
     pub roads_left: u8,
     pub settlements_left: u8,
     pub cities_left: u8,
@@ -146,6 +150,8 @@ pub struct View {
     pub current: Seat,
     pub turn: u32,
     pub dice: Option<[u8; 2]>,
+    /// The current player has played a development card this turn (at most one a turn).
+    pub development_card_played: bool,
     pub offer: Option<TradeOffer>,
     pub longest_road: Option<Seat>,
     pub largest_army: Option<Seat>,
@@ -170,6 +176,8 @@ pub struct HeldHelper {
     pub moon: bool,
     /// Received this turn: not usable until a later turn.
     pub fresh: bool,
+    /// Used this turn (a helper acts once a turn).
+    pub used: bool,
 }
 
 /// The Helpers: everything is public except what Diara and Ryan show their user.
@@ -240,6 +248,7 @@ impl Game {
                     helper: h.held[s as usize],
                     moon: h.moon[s as usize],
                     fresh: h.received_turn[s as usize] == self.turn,
+                    used: h.used_turn[s as usize] == self.turn,
                 })
                 .collect(),
             display: crate::helpers::helpers_in(h.display).collect(),
@@ -270,6 +279,7 @@ impl Game {
                     resource_count: p.hand.total(),
                     development_count: p.dev_total(),
                     knights_played: p.knights,
+                    played_development_cards: p.played.into(),
                     roads_left: p.roads_left,
                     settlements_left: p.settlements_left,
                     cities_left: p.cities_left,
@@ -320,6 +330,7 @@ impl Game {
             },
             turn: self.turn,
             dice: self.dice,
+            development_card_played: self.dev_played,
             offer: self.offer,
             longest_road: self.longest_road,
             largest_army: self.largest_army,

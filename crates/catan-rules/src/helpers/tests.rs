@@ -173,10 +173,17 @@ fn not_usable_in_the_turn_received_nor_twice_a_turn() {
         .iter()
         .any(|a| matches!(a, Action::Helpers(HelpersAction::UseKaja { .. }))));
     g.scenario.helpers_mut().unwrap().received_turn[s as usize] = 0;
+    assert!(!g.view(Viewer::Spectator).helpers.unwrap().held[s as usize].used);
     ok(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
     ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
     let e = refused(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
     assert!(e.to_string().contains("once per turn"), "{e}");
+    // Every view shows that the helper was used this turn (not only the event stream).
+    for viewer in [Viewer::Spectator, Viewer::Seat(s), Viewer::Seat((s + 1) % 4)] {
+        let held = &g.view(viewer).helpers.unwrap().held;
+        assert!(held[s as usize].used);
+        assert!(held.iter().filter(|h| h.used).count() == 1);
+    }
 }
 
 #[test]
@@ -230,6 +237,119 @@ fn no_helper_in_the_special_building_phase() {
         .actions
         .iter()
         .any(|a| matches!(a, Action::Helpers(HelpersAction::UseKaja { .. }))));
+}
+
+/// The helper an own-turn helper action uses, if any.
+fn helper_of(a: &Action) -> Option<Helper> {
+    let Action::Helpers(h) = a else { return None };
+    Some(match h {
+        HelpersAction::UseAsla { .. } => Helper::Asla,
+        HelpersAction::BuildRoadWithYngvi { .. } => Helper::Yngvi,
+        HelpersAction::UseHogni { .. } => Helper::Hogni,
+        HelpersAction::BuyDevelopmentCardWithDiara { .. } => Helper::Diara,
+        HelpersAction::UseRyan { .. } => Helper::Ryan,
+        HelpersAction::UseGregor { .. } => Helper::Gregor,
+        HelpersAction::UseStina { .. } => Helper::Stina,
+        HelpersAction::UseDigur { .. } => Helper::Digur,
+        HelpersAction::UseKaja { .. } => Helper::Kaja,
+        HelpersAction::UseCarla { .. } => Helper::Carla,
+        _ => return None,
+    })
+}
+
+/// helpers.md, Decision (timing on your own turn): Digur, Kaja and Carla may be used before
+/// or after the production roll; Asla, Yngvi, Högni, Diara, Ryan, Gregor and Stina only
+/// after it. Each helper is set up so that its advantage is usable after the roll.
+#[test]
+fn own_turn_helpers_before_the_roll_only_digur_kaja_and_carla() {
+    let own_turn = [
+        Helper::Asla,
+        Helper::Yngvi,
+        Helper::Hogni,
+        Helper::Diara,
+        Helper::Ryan,
+        Helper::Gregor,
+        Helper::Stina,
+        Helper::Digur,
+        Helper::Kaja,
+        Helper::Carla,
+    ];
+    for helper in own_turn {
+        let mut g = game(4, 40);
+        let s = g.current;
+        let o = (s + 1) % 4;
+        give_helper(&mut g, s, helper);
+        for seat in 0..4 {
+            give(&mut g, seat, ResourceSet::splat(3));
+        }
+        // Ryan needs an opponent ahead on visible points: o's settlement becomes a city.
+        let c = crate::game::bits(g.players[o as usize].buildings).next().unwrap();
+        g.cities |= bit(c);
+        g.players[o as usize].cities_left -= 1;
+        g.players[o as usize].settlements_left += 1;
+        // Gregor needs a played knight; Carla an unplayed card.
+        take_from_deck(&mut g, s, DevCard::Knight, false);
+        take_from_deck(&mut g, s, DevCard::Knight, false);
+        g.players[s as usize].dev[DevCard::Knight.index()] -= 1;
+        g.players[s as usize].knights += 1;
+        g.players[s as usize].played[DevCard::Knight.index()] += 1;
+        g.cards_played[DevCard::Knight.index()] += 1;
+        // Digur needs the robber off the desert.
+        g.robber = (0..g.topo.hex_count() as u8)
+            .find(|&h| g.board.terrain[h as usize] != Terrain::Desert)
+            .unwrap();
+        g.check_invariants().unwrap();
+        assert_eq!(g.phase, Phase::Roll);
+
+        let mut after = g.clone();
+        after.phase = Phase::Main;
+        after.rolled = true;
+        let legal = after.legal_actions(s);
+        let action = match helper {
+            Helper::Stina => {
+                assert!(legal
+                    .requirements
+                    .iter()
+                    .any(|r| matches!(r, crate::action::Requirement::UseStina { .. })));
+                Action::Helpers(HelpersAction::UseStina {
+                    give: Resource::Brick,
+                    get: ResourceSet::one(Resource::Ore),
+                })
+            }
+            _ => *legal
+                .actions
+                .iter()
+                .find(|a| helper_of(a) == Some(helper))
+                .unwrap_or_else(|| panic!("{helper:?} not usable after the roll")),
+        };
+        ok(&mut after.clone(), s, action);
+
+        let before = g.legal_actions(s);
+        let listed = before.actions.iter().any(|a| helper_of(a) == Some(helper))
+            || before
+                .requirements
+                .iter()
+                .any(|r| matches!(r, crate::action::Requirement::UseStina { .. }));
+        if helper.usable_before_roll() {
+            assert!(listed, "{helper:?} is usable before the roll");
+            ok(&mut g, s, action);
+        } else {
+            assert!(!listed, "{helper:?} is listed before the roll");
+            let e = refused(&mut g, s, action);
+            assert!(
+                matches!(e, RuleError::WrongPhase { .. }),
+                "{helper:?} before the roll: {e:?}"
+            );
+        }
+    }
+    assert_eq!(
+        Helper::ALL
+            .iter()
+            .filter(|h| h.usable_before_roll())
+            .copied()
+            .collect::<Vec<_>>(),
+        [Helper::Digur, Helper::Kaja, Helper::Carla]
+    );
 }
 
 // ----- the twelve advantages ------------------------------------------------------------
@@ -582,7 +702,12 @@ fn diara_with_a_short_deck_looks_at_what_is_left() {
     while g.deck_len > 1 {
         g.deck_len -= 1;
         let c = g.deck[g.deck_len as usize];
+        if c == DevCard::VictoryPoint {
+            g.players[3].dev[c.index()] += 1;
+            continue;
+        }
         g.cards_played[c.index()] += 1;
+        g.players[3].played[c.index()] += 1;
         if c == DevCard::Knight {
             g.players[3].knights += 1;
         }
@@ -674,6 +799,7 @@ fn gregor_trades_a_knight_for_a_cheap_city_and_army_is_reevaluated() {
             g.deck_len -= 1;
             g.deck.swap(k, g.deck_len as usize);
             g.cards_played[DevCard::Knight.index()] += 1;
+            g.players[seat as usize].played[DevCard::Knight.index()] += 1;
         }
     }
     g.largest_army = Some(s);
@@ -877,6 +1003,54 @@ fn carla_refused_with_an_empty_deck() {
         ),
         RuleError::DeckEmpty
     );
+}
+
+/// Takes a card of `card`'s kind out of the deck into `seat`'s hand (bought this turn if
+/// `new`).
+fn take_from_deck(g: &mut Game, seat: Seat, card: DevCard, new: bool) {
+    let len = g.deck_len as usize;
+    let k = (0..len).find(|&i| g.deck[i] == card).unwrap();
+    g.deck.swap(k, len - 1);
+    g.deck_len -= 1;
+    g.players[seat as usize].dev[card.index()] += 1;
+    if new {
+        g.players[seat as usize].dev_new[card.index()] += 1;
+    }
+}
+
+/// helpers.md, Carla, Decision: when the user holds copies of the chosen kind both bought
+/// this turn and earlier, a copy bought this turn goes under the deck (the playable one
+/// stays).
+#[test]
+fn carla_returns_a_copy_bought_this_turn_first() {
+    let mut g = game(4, 23);
+    let s = g.current;
+    give_helper(&mut g, s, Helper::Carla);
+    take_from_deck(&mut g, s, DevCard::Knight, false);
+    take_from_deck(&mut g, s, DevCard::Knight, true);
+    // The next card drawn is a Monopoly.
+    let len = g.deck_len as usize;
+    let m = (0..len).find(|&i| g.deck[i] == DevCard::Monopoly).unwrap();
+    g.deck.swap(m, len - 1);
+    assert_eq!(g.players[s as usize].playable(DevCard::Knight), 1);
+    ok(
+        &mut g,
+        s,
+        Action::Helpers(HelpersAction::UseCarla {
+            card: DevCard::Knight,
+        }),
+    );
+    let p = g.players[s as usize];
+    assert_eq!(p.dev[DevCard::Knight.index()], 1);
+    assert_eq!(p.dev_new[DevCard::Knight.index()], 0, "the new copy went under");
+    assert_eq!(p.playable(DevCard::Knight), 1, "the playable copy stays");
+    assert_eq!(p.dev_new[DevCard::Monopoly.index()], 1);
+    assert_eq!(g.deck[0], DevCard::Knight);
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
+    // Before the roll (Carla may be used then), the kept knight is played at once.
+    assert_eq!(g.phase, Phase::Roll);
+    ok(&mut g, s, Action::PlayKnight);
+    g.check_invariants().unwrap();
 }
 
 #[test]

@@ -164,6 +164,7 @@ pub(crate) fn knights_played(g: &mut Game, seat: Seat, k: u8) {
         give_dev(g, seat, DevCard::Knight, false);
         g.players[seat as usize].dev[DevCard::Knight.index()] -= 1;
         g.players[seat as usize].knights += 1;
+        g.players[seat as usize].played[DevCard::Knight.index()] += 1;
         g.cards_played[DevCard::Knight.index()] += 1;
     }
     g.update_largest_army(&mut Vec::new());
