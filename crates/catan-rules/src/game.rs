@@ -169,6 +169,9 @@ pub struct Game {
     pub(crate) longest_road: Option<Seat>,
     pub(crate) largest_army: Option<Seat>,
     pub(crate) offer: Option<TradeOffer>,
+    /// Paired Players: during player 2's part of a turn, player 1 (whose turn it is);
+    /// `current` is then player 2 ([`crate::paired`]).
+    pub(crate) paired: Option<Seat>,
     /// Development cards played so far, by kind (for the conservation check and views).
     pub(crate) cards_played: [u8; 5],
     /// The active scenario's state: the scenario seam ([`crate::scenario`]).
@@ -248,6 +251,7 @@ impl Game {
             longest_road: None,
             largest_army: None,
             offer: None,
+            paired: None,
             cards_played: [0; 5],
             scenario,
             actions_applied: 0,
@@ -533,10 +537,17 @@ impl Game {
                     return Err(RuleError::turn("end the turn"));
                 }
                 self.offer = None;
+                if let Some(player1) = self.paired {
+                    // Player 2's part is over: the turn passes on from player 1.
+                    self.start_turn((player1 + 1) % self.n, out);
+                    return Ok(());
+                }
                 self.hook_end_turn(seat, out);
                 out.push(Event::TurnEnded { seat });
                 let next = (seat + 1) % self.n;
-                if self.config.special_building() {
+                if self.config.paired_players() {
+                    self.start_paired_part(seat, out);
+                } else if self.config.special_building() {
                     self.phase = Phase::SpecialBuild { seat: next };
                     out.push(Event::SpecialBuildTurn { seat: next });
                 } else {
@@ -569,6 +580,7 @@ impl Game {
         self.dev_played = false;
         self.dice = None;
         self.offer = None;
+        self.paired = None;
         for p in self.players.iter_mut() {
             p.dev_new = [0; 5];
         }
@@ -582,7 +594,8 @@ impl Game {
 
     /// The game ends the moment the current player has the target during their own turn
     /// (which includes the start of their turn, for points gained outside it). Nobody wins
-    /// during set-up or a Special Building Phase.
+    /// during set-up or a Special Building Phase. In a paired turn the current player is
+    /// player 2 during their part, who may win then (`five-six.md`).
     fn check_victory(&mut self, out: &mut Vec<Event>) {
         match self.phase {
             Phase::SetupSettlement

@@ -105,7 +105,7 @@ impl Game {
                             }
                         }
                     }
-                    if self.players[seat as usize].hand.total() > 0 {
+                    if self.players[seat as usize].hand.total() > 0 && self.paired.is_none() {
                         out.requirements.push(Requirement::OfferTrade);
                     }
                 } else if self.pending_responders().contains(seat) {

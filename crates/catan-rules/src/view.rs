@@ -152,6 +152,9 @@ pub struct View {
     pub dice: Option<[u8; 2]>,
     /// The current player has played a development card this turn (at most one a turn).
     pub development_card_played: bool,
+    /// Paired Players: during player 2's part of a turn, player 1 (whose turn it is) and
+    /// player 2 (`current`, who acts now); `null` otherwise.
+    pub paired: Option<crate::paired::PairedPart>,
     pub offer: Option<TradeOffer>,
     pub longest_road: Option<Seat>,
     pub largest_army: Option<Seat>,
@@ -331,6 +334,7 @@ impl Game {
             turn: self.turn,
             dice: self.dice,
             development_card_played: self.dev_played,
+            paired: self.paired_part(),
             offer: self.offer,
             longest_road: self.longest_road,
             largest_army: self.largest_army,

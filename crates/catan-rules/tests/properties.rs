@@ -13,8 +13,8 @@ use catan_bots::RandomBot;
 use catan_rules::frenemies::{FrenemiesAction, Guild};
 use catan_rules::HelpersAction;
 use catan_rules::{
-    Action, DevCard, Game, GameConfig, Helper, LegalActions, Requirement, Resource, ResourceSet, Rng,
-    Scenario, Seat, SeatSet,
+    Action, DevCard, FiveSixTurns, Game, GameConfig, Helper, LegalActions, Requirement, Resource,
+    ResourceSet, Rng, Scenario, Seat, SeatSet,
 };
 use proptest::prelude::*;
 
@@ -354,5 +354,48 @@ proptest! {
     #[test]
     fn random_games_frenemies_6_players(seed in any::<u64>(), trades in any::<bool>()) {
         play_checked(frenemies(6), seed, trades)?;
+    }
+}
+
+/// `config` with Paired Players instead of the Special Building Phase.
+fn paired(config: GameConfig) -> GameConfig {
+    GameConfig {
+        five_six_turns: Some(FiveSixTurns::Paired),
+        ..config
+    }
+}
+
+// Paired Players (5–6): the same invariants and legality checks over player 2's parts
+// (builds, bank trades, one development card, a Knight's robber, helpers and favors), and
+// replay; random actions by every seat during a part are listed or refused unchanged.
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_paired_5_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(paired(GameConfig::with_players(5)), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_paired_6_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(paired(GameConfig::with_players(6)), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(4))]
+    #[test]
+    fn random_games_paired_helpers_5_players(seed in any::<u64>(), trades in any::<bool>(), all in any::<bool>()) {
+        play_checked(paired(helpers(5, all)), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(4))]
+    #[test]
+    fn random_games_paired_frenemies_6_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(paired(frenemies(6)), seed, trades)?;
     }
 }

@@ -226,8 +226,15 @@ impl Game {
     /// Hook: a new turn begins: the last turn's limits reset, and every token drawn so far
     /// (in a turn or a Special Building Phase) becomes usable on its holder's own turn.
     pub(crate) fn frenemies_new_turn(&mut self) {
+        self.fs_mut().fresh = [[0; 5]; MAX_SEATS];
+        self.frenemies_turn_limits_reset();
+    }
+
+    /// Hook: the current player's per-turn limits start afresh (a new turn, or player 2's
+    /// part of a paired turn). Tokens received earlier in the same turn stay fresh: they
+    /// are usable from the holder's next turn.
+    pub(crate) fn frenemies_turn_limits_reset(&mut self) {
         let f = self.fs_mut();
-        f.fresh = [[0; 5]; MAX_SEATS];
         f.used = TokenUse::None;
         f.traders_used = 0;
         f.gift_accepted = false;

@@ -20,7 +20,11 @@ fn config(players: u8) -> GameConfig {
 
 /// A game just past set-up (first legal choices), in the first player's roll phase.
 fn game(players: u8, seed: u64) -> Game {
-    let mut g = Game::new(config(players), seed).unwrap();
+    game_with(config(players), seed)
+}
+
+fn game_with(config: GameConfig, seed: u64) -> Game {
+    let mut g = Game::new(config, seed).unwrap();
     while matches!(g.phase, Phase::SetupSettlement | Phase::SetupRoad { .. }) {
         let s = g.next_actor().unwrap();
         let a = g.legal_actions(s).actions[0];
@@ -1115,4 +1119,94 @@ fn helpers_wire_format_is_flat() {
     assert_eq!(serde_json::from_str::<Phase>(j).unwrap(), p);
     // Core variants still come first and still refuse unknown fields.
     assert!(serde_json::from_str::<Action>(r#"{"type":"build_road","edge":1,"x":1}"#).is_err());
+}
+
+// ----- Paired Players (five-six.md) ------------------------------------------------------
+
+/// A paired 5–6 game with The Helpers, past set-up, in the first player's roll phase.
+fn paired_game(players: u8, seed: u64) -> Game {
+    let mut c = config(players);
+    c.five_six_turns = Some(crate::config::FiveSixTurns::Paired);
+    game_with(c, seed)
+}
+
+/// five-six.md: player 2 may use a helper during their part of a paired turn (the Helpers'
+/// rules: "player 2 can play a helper during their portion of the paired turn"). Decision:
+/// once in the part, which does not use up their own next turn's.
+#[test]
+fn paired_player_2_may_use_a_helper_once_in_their_part() {
+    let mut g = paired_game(5, 30);
+    let p1 = g.current;
+    let p2 = (p1 + 3) % 5;
+    give_helper(&mut g, p2, Helper::Kaja);
+    main_phase(&mut g, p1);
+    // Not in player 1's part.
+    let r = kaja_resource(&g);
+    refused(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::UseKaja { resource: r }),
+    );
+    ok(&mut g, p1, Action::EndTurn);
+    assert_eq!(g.current, p2);
+    let r = kaja_resource(&g);
+    let use_kaja = Action::Helpers(HelpersAction::UseKaja { resource: r });
+    assert!(g.legal_actions(p2).actions.contains(&use_kaja));
+    ok(&mut g, p2, use_kaja);
+    assert_eq!(pending(&g), Pending::FlipOrExchange { seat: p2 });
+    ok(&mut g, p2, Action::Helpers(HelpersAction::HelperFlip));
+    assert_eq!((g.phase, g.current), (Phase::Main, p2), "back to the part");
+    let e = refused(&mut g, p2, use_kaja);
+    assert!(e.to_string().contains("once per turn"), "{e}");
+    assert!(g.view(Viewer::Spectator).helpers.unwrap().held[p2 as usize].used);
+    // On to player 2's own turn: the helper (moon side) is usable again.
+    ok(&mut g, p2, Action::EndTurn);
+    while g.current != p2 || g.paired.is_some() {
+        let s = g.current;
+        main_phase(&mut g, s);
+        ok(&mut g, s, Action::EndTurn);
+    }
+    assert_eq!(g.phase, Phase::Roll);
+    let r = kaja_resource(&g);
+    ok(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::UseKaja { resource: r }),
+    );
+}
+
+/// Decision: the part belongs to player 1's turn, so a helper player 2 received earlier in
+/// that turn (exchanged after Hilda on player 1's roll) waits for a later turn.
+#[test]
+fn paired_helper_received_earlier_in_the_turn_waits() {
+    let mut g = paired_game(6, 31);
+    let p1 = g.current;
+    let p2 = (p1 + 3) % 6;
+    give_helper(&mut g, p2, Helper::Hilda);
+    let n = roll_number(&g, p2, false).unwrap();
+    g.phase = Phase::Main;
+    g.rolled = true;
+    g.dice = Some([1, n - 1]);
+    let mut ev = Vec::new();
+    let receivers = g.produce(n, &mut ev);
+    g.helpers_after_production(receivers);
+    assert_eq!(pending(&g), Pending::HildaOffer { seat: p2 });
+    ok(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::UseHilda {
+            resource: Resource::Grain,
+        }),
+    );
+    let take = super::helpers_in(g.hs().display).next().unwrap();
+    ok(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::HelperExchange { helper: take }),
+    );
+    ok(&mut g, p1, Action::EndTurn);
+    assert_eq!(g.current, p2);
+    assert!(g.view(Viewer::Spectator).helpers.unwrap().held[p2 as usize].fresh);
+    assert!(g.check_own_helper(p2, take, "use a helper").is_err());
+    assert!(!g.legal_actions(p2).actions.iter().any(|a| helper_of(a).is_some()));
 }

@@ -187,6 +187,15 @@ impl Game {
         }
     }
 
+    /// Hook: Paired Players: player 2 (`seat`) begins their part of the current turn
+    /// ([`crate::paired`]); per-turn limits start afresh for them.
+    pub(crate) fn hook_paired_part_started(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Frenemies(_) => self.frenemies_turn_limits_reset(),
+        }
+    }
+
     /// Hook: public victory points the scenario adds for `seat`.
     #[inline]
     pub(crate) fn hook_public_vp(&self, seat: Seat) -> u8 {

@@ -6,6 +6,7 @@
 mod building;
 mod dev_cards;
 mod five_six_board;
+mod paired;
 mod production;
 mod robber;
 mod setup;
