@@ -52,7 +52,7 @@ pub struct Player {
 }
 
 impl Player {
-    fn new() -> Player {
+    pub(crate) fn new() -> Player {
         Player {
             roads_left: 15,
             settlements_left: 5,
@@ -179,6 +179,20 @@ pub struct Game {
     pub(crate) actions_applied: u32,
 }
 
+/// The seat placing at step `i` (0..2n) of the set-up's snake order from `first`.
+pub(crate) fn snake_seat(first: Seat, n: u8, i: u8) -> Seat {
+    let k = if i < n { i } else { 2 * n - 1 - i };
+    (first + k) % n
+}
+
+/// The development deck of a layout, by [`DevCard`] index.
+pub(crate) fn deck_counts(layout: crate::board::Layout) -> [u8; 5] {
+    match layout {
+        crate::board::Layout::Base => [14, 5, 2, 2, 2],
+        crate::board::Layout::FiveSix => [20, 5, 3, 3, 3],
+    }
+}
+
 pub(crate) fn bit(i: u8) -> u128 {
     1u128 << i
 }
@@ -206,12 +220,8 @@ impl Game {
         let layout = config.layout();
         let board = Board::generate(layout, config.tokens, &mut rng);
         let mut deck = [DevCard::Knight; MAX_DECK];
-        let counts: [u8; 5] = match layout {
-            crate::board::Layout::Base => [14, 5, 2, 2, 2],
-            crate::board::Layout::FiveSix => [20, 5, 3, 3, 3],
-        };
         let mut len = 0;
-        for (i, &c) in counts.iter().enumerate() {
+        for (i, &c) in deck_counts(layout).iter().enumerate() {
             for _ in 0..c {
                 deck[len] = DevCard::ALL[i];
                 len += 1;
@@ -221,13 +231,30 @@ impl Game {
         let n = config.players;
         let first = rng.below(n as u32) as Seat;
         let scenario = ScenarioState::new(&config, &mut rng);
-        Ok(Game {
+        let mut g = Game::assemble(config, seed, rng, board, scenario);
+        g.deck = deck;
+        g.deck_len = len as u8;
+        g.first = first;
+        g.current = first;
+        Ok(g)
+    }
+
+    /// A game on `board` before set-up: no pieces, empty hands, the full bank, an empty
+    /// deck, seat 0 first.
+    pub(crate) fn assemble(
+        config: GameConfig,
+        seed: u64,
+        rng: Rng,
+        board: Board,
+        scenario: ScenarioState,
+    ) -> Game {
+        Game {
             config,
             seed,
             rng,
             board,
-            topo: layout.topology(),
-            n,
+            topo: board.layout.topology(),
+            n: config.players,
             robber: board.robber_start,
             corner_owner: [NONE; 128],
             cities: 0,
@@ -237,12 +264,12 @@ impl Game {
             roads_taken: 0,
             players: [Player::new(); MAX_SEATS],
             bank: config.bank(),
-            deck,
-            deck_len: len as u8,
+            deck: [DevCard::Knight; MAX_DECK],
+            deck_len: 0,
             phase: Phase::SetupSettlement,
             setup_index: 0,
-            current: first,
-            first,
+            current: 0,
+            first: 0,
             turn: 0,
             rolled: false,
             dev_played: false,
@@ -255,7 +282,7 @@ impl Game {
             cards_played: [0; 5],
             scenario,
             actions_applied: 0,
-        })
+        }
     }
 
     /// Replays `actions` from a fresh game; the result is identical to the original.
@@ -366,10 +393,7 @@ impl Game {
 
     /// The seat placing pieces in set-up (snake order).
     pub(crate) fn setup_seat(&self) -> Seat {
-        let n = self.n;
-        let i = self.setup_index;
-        let k = if i < n { i } else { 2 * n - 1 - i };
-        (self.first + k) % n
+        snake_seat(self.first, self.n, self.setup_index)
     }
 
     /// The seats the game is waiting on now: the one seat to move, every seat that

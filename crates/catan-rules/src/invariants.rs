@@ -23,10 +23,10 @@ impl Game {
             }
         }
         // Development cards are conserved: deck + held + played = the full deck.
-        let deck_total = match self.board.layout {
-            crate::board::Layout::Base => 25,
-            crate::board::Layout::FiveSix => 34,
-        };
+        let deck_total: u32 = crate::game::deck_counts(self.board.layout)
+            .iter()
+            .map(|&c| c as u32)
+            .sum();
         let held: u32 = self.players[..n].iter().map(|p| p.dev_total()).sum();
         let knights: u32 = self.players[..n].iter().map(|p| p.knights as u32).sum();
         let played: u32 = self.cards_played.iter().map(|&c| c as u32).sum();

@@ -77,15 +77,28 @@ pub struct RoadView {
     pub seat: Seat,
 }
 
-/// Development cards by kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Development cards by kind (in a [`crate::Position`] absent kinds are 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
 pub struct DevCards {
     pub knight: u8,
     pub victory_point: u8,
     pub road_building: u8,
     pub year_of_plenty: u8,
     pub monopoly: u8,
+}
+
+impl From<DevCards> for [u8; 5] {
+    fn from(d: DevCards) -> Self {
+        let mut a = [0u8; 5];
+        a[DevCard::Knight.index()] = d.knight;
+        a[DevCard::VictoryPoint.index()] = d.victory_point;
+        a[DevCard::RoadBuilding.index()] = d.road_building;
+        a[DevCard::YearOfPlenty.index()] = d.year_of_plenty;
+        a[DevCard::Monopoly.index()] = d.monopoly;
+        a
+    }
 }
 
 impl From<[u8; 5]> for DevCards {

@@ -3,8 +3,9 @@
 //! Each case is one game, driven by the random bot from a proptest-chosen seed. After every
 //! action: all invariants (`Game::check_invariants`); every action listed as legal for the
 //! acting seat is accepted; random actions are either listed as legal or refused with the
-//! state unchanged. At the end: a winner at or above the target within the turn cap, and
-//! seed + action log replays to the identical state.
+//! state unchanged; now and then, the game's position sets up an identical game. At the
+//! end: a winner at or above the target within the turn cap, and seed + action log replays
+//! to the identical state.
 //!
 //! `CATAN_PROPTEST_GAMES` sets the number of games per player count (default 300; CI 2000;
 //! the 5–6 player runs use half).
@@ -250,6 +251,18 @@ fn play_checked(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestC
             return Err(TestCaseError::fail(format!(
                 "seed {seed}: after {action:?} by {seat}: {e}"
             )));
+        }
+        // Every position a game reaches is one `from_position` accepts and reads back.
+        if log.len().is_multiple_of(23) {
+            let position = game.position();
+            match Game::from_position(config, &position, seed) {
+                Ok(copy) => prop_assert!(copy.position() == position, "seed {seed}: position differs"),
+                Err(e) => {
+                    return Err(TestCaseError::fail(format!(
+                        "seed {seed}: position after {action:?} refused: {e}"
+                    )))
+                }
+            }
         }
     }
     let winner = game.winner().unwrap();

@@ -9,10 +9,12 @@
 mod connections;
 mod favors;
 mod gift;
+mod position;
 mod supply;
 mod view;
 mod wire;
 
+pub use position::{FrenemiesPosition, TokenHolderPosition};
 pub use supply::{token_set, DOTTED, UNDOTTED};
 pub use view::{FrenemiesView, TokenHolder};
 pub use wire::{Earned, FrenemiesAction, FrenemiesEvent, FrenemiesPhase};
@@ -151,6 +153,18 @@ impl FrenemiesState {
     }
     pub fn is_connected(&self, a: Seat, b: Seat) -> bool {
         self.connected & Self::pair_bit(a, b) != 0
+    }
+    /// The connected pairs among `n` seats, each once, lower seat first.
+    pub fn connected_pairs(&self, n: u8) -> Vec<[Seat; 2]> {
+        let mut pairs = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.is_connected(a, b) {
+                    pairs.push([a, b]);
+                }
+            }
+        }
+        pairs
     }
 }
 

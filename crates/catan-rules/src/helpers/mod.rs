@@ -18,12 +18,14 @@ mod gregor;
 mod hilda;
 mod hogni;
 mod kaja;
+mod position;
 mod ryan;
 mod stina;
 mod thorolf;
 mod wire;
 mod yngvi;
 
+pub use position::{HeldPosition, HelpersPosition};
 pub use wire::{HelpersAction, HelpersEvent};
 
 use crate::action::{Action, DevCard, LegalActions, Requirement, Seat};

@@ -25,6 +25,7 @@ use crate::event::Event;
 use crate::frenemies::FrenemiesState;
 use crate::game::{Game, Phase};
 use crate::helpers::HelpersState;
+use crate::position::{Position, PositionError};
 use crate::rng::Rng;
 use crate::view::{View, Viewer};
 
@@ -101,7 +102,70 @@ impl ScenarioState {
     }
 }
 
+/// Whether the scenario can move a road away from the building it served (The Helpers'
+/// Högni moves an end road), so that a building may stand without a road of its owner.
+pub(crate) fn roads_can_move(config: &GameConfig) -> bool {
+    match config.scenario {
+        None | Some(Scenario::Frenemies) => false,
+        Some(Scenario::Helpers) => true,
+    }
+}
+
+impl ScenarioState {
+    /// The scenario state a position describes: its scenario's part, validated against the
+    /// rest of `game` (built from the same position), by the scenario's own function. A
+    /// part for a scenario the game does not play is refused; adding a scenario adds its
+    /// field to [`Position`], its name below and one arm.
+    pub(crate) fn from_position(game: &Game, position: &Position) -> Result<ScenarioState, PositionError> {
+        let parts = [
+            (Scenario::Helpers, "helpers", position.helpers.is_some()),
+            (Scenario::Frenemies, "frenemies", position.frenemies.is_some()),
+        ];
+        for (scenario, name, given) in parts {
+            if given && game.config.scenario != Some(scenario) {
+                return Err(PositionError::Scenario {
+                    scenario: name,
+                    reason: "the position has a part for a scenario this game does not play".into(),
+                });
+            }
+        }
+        let missing = |scenario: &'static str| PositionError::Scenario {
+            scenario,
+            reason: "the game plays this scenario: the position needs its part".into(),
+        };
+        Ok(match game.config.scenario {
+            None => ScenarioState::Base,
+            Some(Scenario::Helpers) => {
+                let part = position.helpers.as_ref().ok_or_else(|| missing("helpers"))?;
+                ScenarioState::Helpers(game.helpers_from_position(part)?)
+            }
+            Some(Scenario::Frenemies) => {
+                let part = position.frenemies.as_ref().ok_or_else(|| missing("frenemies"))?;
+                ScenarioState::Frenemies(game.frenemies_from_position(part)?)
+            }
+        })
+    }
+}
+
 impl Game {
+    /// Hook: the scenario's part of [`Game::position`].
+    pub(crate) fn hook_position(&self, p: &mut Position) {
+        match &self.scenario {
+            ScenarioState::Base => {}
+            ScenarioState::Helpers(h) => p.helpers = Some(self.helpers_position(h)),
+            ScenarioState::Frenemies(f) => p.frenemies = Some(self.frenemies_position(f)),
+        }
+    }
+
+    /// Hook: development cards by kind the scenario holds outside the deck, the hands and
+    /// the played pile (Diara's look).
+    pub(crate) fn hook_cards_aside(&self) -> [u8; 5] {
+        match &self.scenario {
+            ScenarioState::Base | ScenarioState::Frenemies(_) => [0; 5],
+            ScenarioState::Helpers(h) => self.helpers_cards_aside(h),
+        }
+    }
+
     /// The active scenario's state.
     pub fn scenario_state(&self) -> &ScenarioState {
         &self.scenario
