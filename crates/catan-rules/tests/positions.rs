@@ -462,6 +462,47 @@ fn refuses_more_pieces_than_a_player_owns() {
     );
 }
 
+/// Five settlements and four cities (a player's whole supply of buildings) are a position;
+/// the supplies read back empty.
+#[test]
+fn a_players_whole_supply_of_buildings() {
+    let t = Layout::Base.topology();
+    let mut p = base();
+    p.buildings.clear();
+    p.roads.clear();
+    let mut used_edges = Vec::new();
+    for c in 0..t.corner_count() as u8 {
+        if p.buildings.len() == 9 {
+            break;
+        }
+        let apart = p
+            .buildings
+            .iter()
+            .all(|b| b.corner != c && !t.corner_corners[c as usize].contains(&b.corner));
+        let free_edge = t.corner_edges[c as usize]
+            .iter()
+            .copied()
+            .find(|&e| e != 255 && !used_edges.contains(&e));
+        if let (true, Some(e)) = (apart, free_edge) {
+            // The five settlements first, then the cities (a city after five settlements
+            // takes none from the supply).
+            p.buildings.push(PlacedBuilding {
+                corner: c,
+                seat: 0,
+                city: p.buildings.len() >= 5,
+            });
+            p.roads.push(road(0, e));
+            used_edges.push(e);
+        }
+    }
+    // Seat 0 has 13 points: it must not be their turn (they would have won).
+    p.current = 1;
+    let g = Game::from_position(GameConfig::default(), &p, 1).unwrap();
+    let seat = g.player(0);
+    assert_eq!((seat.settlements_left, seat.cities_left), (0, 0));
+    assert_eq!(g.public_victory_points(0), 13);
+}
+
 #[test]
 fn refuses_buildings_breaking_the_distance_rule() {
     let mut p = base();

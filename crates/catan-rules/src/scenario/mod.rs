@@ -16,7 +16,10 @@
 //! Adding a scenario: a module under `src/`, a variant of [`crate::config::Scenario`] and
 //! of [`ScenarioState`], one variant of `Action` / `Event` / `Phase` (as needed) with its
 //! arm in `Game::dispatch`, `Game::waiting_on` and `Game::phase_reason`, one field of
-//! [`View`], and one arm in each hook below that the scenario cares about.
+//! [`View`], and one arm in each hook below that the scenario cares about. Positions: one
+//! field of [`Position`] for the scenario's part, and one function in its module that
+//! validates the part and builds the state (an arm in [`ScenarioState::from_position`]),
+//! with its reverse in [`Game::hook_position`].
 
 use crate::action::{LegalActions, Seat, SeatSet};
 use crate::config::{GameConfig, Scenario};

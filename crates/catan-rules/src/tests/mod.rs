@@ -1,7 +1,10 @@
 //! Unit tests of the rules engine, one file per system. Positions are built directly on the
 //! `pub(crate)` state (resources always move between the bank and hands, development cards
 //! between the deck and hands, so `check_invariants` keeps passing), then driven through
-//! the public entry point [`Game::apply`].
+//! the public entry point [`Game::apply`]. These may be sparse in ways a real game is not
+//! (roads with no building, an empty board after the set-up); tests that need only real
+//! positions are written on the public API instead, with [`Game::from_position`]
+//! (`crates/catan-rules/tests/victory.rs`, `tests/positions.rs`).
 
 mod building;
 mod dev_cards;
@@ -13,7 +16,6 @@ mod setup;
 mod special_build;
 mod titles;
 mod trade;
-mod victory;
 
 use crate::action::{Action, DevCard, Seat};
 use crate::board::NONE;
