@@ -1210,3 +1210,38 @@ fn paired_helper_received_earlier_in_the_turn_waits() {
     assert!(g.check_own_helper(p2, take, "use a helper").is_err());
     assert!(!g.legal_actions(p2).actions.iter().any(|a| helper_of(a).is_some()));
 }
+
+/// Decision: every own-turn helper works in player 2's part (the turn's roll is resolved),
+/// Asla's forced trade included: it is a helper's advantage, not a trade offer.
+#[test]
+fn paired_player_2_may_use_asla_and_ryan_in_their_part() {
+    for helper in [Helper::Asla, Helper::Ryan] {
+        let mut g = paired_game(6, 32);
+        let p1 = g.current;
+        let p2 = (p1 + 3) % 6;
+        let other = (p2 + 1) % 6;
+        give_helper(&mut g, p2, helper);
+        give(&mut g, other, ResourceSet::splat(1));
+        // Ryan needs someone ahead on visible points.
+        let c = crate::game::bits(g.players[other as usize].buildings)
+            .next()
+            .unwrap();
+        g.cities |= bit(c);
+        g.players[other as usize].cities_left -= 1;
+        g.players[other as usize].settlements_left += 1;
+        main_phase(&mut g, p1);
+        ok(&mut g, p1, Action::EndTurn);
+        assert_eq!(g.current, p2);
+        let a = match helper {
+            Helper::Asla => Action::Helpers(HelpersAction::UseAsla {
+                resource: Resource::Ore,
+                first: other,
+                second: None,
+            }),
+            _ => Action::Helpers(HelpersAction::UseRyan { target: other }),
+        };
+        assert!(g.legal_actions(p2).actions.contains(&a), "{helper:?}");
+        ok(&mut g, p2, a);
+        assert_eq!(pending(&g).seat(), Some(p2));
+    }
+}
