@@ -237,6 +237,10 @@ pub enum PositionError {
     Inconsistent(String),
 }
 
+/// The highest turn number a position may have (far beyond any game; keeps the turn
+/// counter clear of overflow).
+pub const MAX_TURN: u32 = 1 << 30;
+
 impl PositionError {
     pub(crate) fn phase(reason: impl Into<String>) -> Self {
         PositionError::Phase(reason.into())
@@ -353,6 +357,14 @@ impl Game {
     /// connected to its owner's buildings and every building on its owner's road.
     fn set_pieces(&mut self, position: &Position) -> Result<(), PositionError> {
         let t = self.topo;
+        if let Phase::SetupRoad { corner } = position.phase {
+            if corner as usize >= t.corner_count() {
+                return Err(PositionError::NoSuchPlace {
+                    what: "corner",
+                    id: corner,
+                });
+            }
+        }
         if let Some(h) = position.robber {
             if h as usize >= t.hex_count() {
                 return Err(PositionError::NoSuchPlace { what: "hex", id: h });
@@ -489,6 +501,8 @@ impl Game {
             }
         };
         let helpers = self.config.scenario == Some(crate::config::Scenario::Helpers);
+        let full = deck_counts(self.board.layout);
+        let mut all_played = [0u32; 5];
         for (s, pp) in players.iter().enumerate() {
             let seat = s as Seat;
             let reason = |r: String| PositionError::Player { seat, reason: r };
@@ -501,6 +515,13 @@ impl Game {
                     return Err(reason(format!(
                         "{} {card:?} cards bought this turn but {} held",
                         new[i], dev[i]
+                    )));
+                }
+                all_played[i] += played[i] as u32;
+                if dev[i] as u32 + played[i] as u32 > full[i] as u32 || all_played[i] > full[i] as u32 {
+                    return Err(PositionError::DevCards(format!(
+                        "seat {seat} holds {} and has played {} {card:?} cards; the game has {}",
+                        dev[i], played[i], full[i]
                     )));
                 }
             }
@@ -557,6 +578,12 @@ impl Game {
 
     /// Phase, turn, seats, dice, the set-up's progress and the offer.
     fn set_turn(&mut self, position: &Position) -> Result<(), PositionError> {
+        if position.turn > MAX_TURN {
+            return Err(PositionError::phase(format!(
+                "turn {}: a game never gets that far (at most {MAX_TURN})",
+                position.turn
+            )));
+        }
         self.position_seat(position.current, || "current".into())?;
         self.position_seat(position.first, || "first".into())?;
         for (title, holder) in [
@@ -638,15 +665,15 @@ impl Game {
     fn set_deck(&mut self, position: &Position) -> Result<(), PositionError> {
         let full = deck_counts(self.board.layout);
         let aside = self.hook_cards_aside();
-        let mut elsewhere = aside;
+        let mut elsewhere = aside.map(u32::from);
         for p in &self.players[..self.n as usize] {
             for i in 0..5 {
-                elsewhere[i] += p.dev[i] + p.played[i];
+                elsewhere[i] += p.dev[i] as u32 + p.played[i] as u32;
             }
         }
         for card in DevCard::ALL {
             let i = card.index();
-            if elsewhere[i] > full[i] {
+            if elsewhere[i] > full[i] as u32 {
                 return Err(PositionError::DevCards(format!(
                     "{} {card:?} cards held, played or looked at; the game has {}",
                     elsewhere[i], full[i]
@@ -670,7 +697,7 @@ impl Game {
             None => {
                 let mut deck = Vec::with_capacity(MAX_DECK);
                 for card in DevCard::ALL {
-                    for _ in elsewhere[card.index()]..full[card.index()] {
+                    for _ in elsewhere[card.index()]..full[card.index()] as u32 {
                         deck.push(card);
                     }
                 }

@@ -750,3 +750,156 @@ fn refuses_a_scenario_part_that_does_not_fit() {
         "{e:?}"
     );
 }
+
+// ----- arbitrary input never panics ------------------------------------------------------
+
+mod arbitrary {
+    use super::*;
+    use catan_rules::{Rng, SeatSet};
+    use proptest::prelude::*;
+
+    const CONFIGS: [fn() -> GameConfig; 5] = [
+        GameConfig::default,
+        || GameConfig::with_players(6),
+        || GameConfig {
+            five_six_turns: Some(FiveSixTurns::Paired),
+            ..GameConfig::with_players(5)
+        },
+        || GameConfig::with_scenario(4, Some(Scenario::Helpers)),
+        || GameConfig::with_scenario(3, Some(Scenario::Frenemies)),
+    ];
+
+    /// One random change to a position: a value moved in or past its range.
+    fn mutate(p: &mut Position, rng: &mut Rng) {
+        let mut r = |max: u32| rng.below(max + 1) as u8;
+        let n = p.players.len().max(1) as u32;
+        match r(17) {
+            0 if !p.buildings.is_empty() => {
+                let i = r(p.buildings.len() as u32 - 1) as usize;
+                p.buildings[i].corner = r(60);
+            }
+            1 => p.buildings.push(PlacedBuilding {
+                corner: r(60),
+                seat: r(n),
+                city: r(1) == 1,
+            }),
+            2 if !p.roads.is_empty() => {
+                let i = r(p.roads.len() as u32 - 1) as usize;
+                p.roads.remove(i);
+            }
+            3 => p.roads.push(PlacedRoad {
+                edge: r(80),
+                seat: r(n),
+            }),
+            4 if !p.players.is_empty() => {
+                let s = r(n - 1) as usize;
+                p.players[s].hand = ResourceSet::new(r(5), r(5), r(20), r(5), r(5));
+                p.bank = None;
+            }
+            5 if !p.players.is_empty() => {
+                let s = r(n - 1) as usize;
+                let d = &mut p.players[s];
+                match r(4) {
+                    0 => d.development_cards.knight = r(15),
+                    1 => d.new_development_cards.monopoly = r(2),
+                    2 => d.played_development_cards.knight = r(5),
+                    3 => d.knights = Some(r(5)),
+                    _ => d.discard_pending = r(4),
+                }
+                p.deck = None;
+            }
+            6 => {
+                p.phase = match r(9) {
+                    0 => Phase::SetupSettlement,
+                    1 => Phase::SetupRoad { corner: r(130) },
+                    2 => Phase::Roll,
+                    3 => Phase::Discard,
+                    4 => Phase::MoveRobber,
+                    5 => Phase::RoadBuilding { left: r(3) },
+                    6 => Phase::SpecialBuild { seat: r(7) },
+                    7 => Phase::GameOver { winner: r(7) },
+                    _ => Phase::Main,
+                }
+            }
+            7 => p.current = r(n),
+            8 => p.dice = [None, Some([r(7), r(7)])][r(1) as usize],
+            9 => p.turn = [0, 1, 3, u32::MAX][r(3) as usize],
+            10 => p.longest_road = [None, Some(r(n))][r(1) as usize],
+            11 => p.largest_army = [None, Some(r(n))][r(1) as usize],
+            12 => p.development_card_played = !p.development_card_played,
+            13 => {
+                p.paired = (r(1) == 0).then(|| PairedPart {
+                    player_1: r(n),
+                    player_2: r(n),
+                })
+            }
+            14 => p.robber = Some(r(32)),
+            15 => {
+                if let Some(h) = p.helpers.as_mut() {
+                    match r(3) {
+                        0 => h.display.clear(),
+                        1 => {
+                            let i = r(h.held.len() as u32 - 1) as usize;
+                            h.held[i].moon = true;
+                            h.held[i].used = r(1) == 1;
+                        }
+                        2 => h.out_of_game = None,
+                        _ => h.stack.push(Helper::Carla),
+                    }
+                }
+            }
+            16 => {
+                if let Some(f) = p.frenemies.as_mut() {
+                    match r(3) {
+                        0 => f.holders[0].tokens[r(4) as usize] = r(20),
+                        1 => f.connected.push([r(n), r(n)]),
+                        2 => f.gift_rejected = SeatSet(r(63)),
+                        _ => f.supply = None,
+                    }
+                }
+            }
+            _ => {
+                if let Some(o) = p.offer.as_mut() {
+                    o.to = SeatSet(r(63));
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+        /// `from_position` on a real game's position with a few random changes accepts or
+        /// refuses, never panics; what it accepts reads back as itself and plays on.
+        #[test]
+        fn from_position_never_panics(seed in any::<u64>(), variant in 0usize..5, steps in 0u32..600) {
+            let config = CONFIGS[variant]();
+            let mut game = Game::new(config, seed).unwrap();
+            let mut bot = RandomBot::new(seed).with_trades(true);
+            for _ in 0..steps {
+                if game.is_over() {
+                    break;
+                }
+                let seat = game.next_actor().unwrap();
+                let a = bot.choose(&game, seat).unwrap();
+                game.apply(seat, a).unwrap();
+            }
+            let mut rng = Rng::new(seed);
+            for _ in 0..8 {
+                let mut p = game.position();
+                for _ in 0..=rng.below(2) {
+                    mutate(&mut p, &mut rng);
+                }
+                if let Ok(g) = Game::from_position(config, &p, seed) {
+                    let read = g.position();
+                    let mut again = Game::from_position(config, &read, seed).unwrap();
+                    prop_assert_eq!(again.position(), read);
+                    if let Some(seat) = again.next_actor() {
+                        if let Some(a) = bot.choose(&again, seat) {
+                            again.apply(seat, a).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
