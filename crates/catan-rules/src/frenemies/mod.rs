@@ -4,7 +4,7 @@
 //! ([`crate::scenario`]): after a build (connections), after a robber move (harmless
 //! moves), at the start of a turn, for victory points (VP markers), legal actions, views
 //! and invariants; its actions arrive as [`FrenemiesAction`] through
-//! [`Game::frenemies_apply`].
+//! `Game::frenemies_apply`.
 
 mod connections;
 mod favors;

@@ -8,7 +8,7 @@
 //! reaches this module only through the scenario seam ([`crate::scenario`]): after the
 //! second set-up road, after a production roll (Hilda), on a rolled 7 (Thorolf, which
 //! replaces the core's discard step), for legal actions, views and invariants; the
-//! scenario's actions arrive as [`HelpersAction`] through [`Game::helpers_apply`].
+//! scenario's actions arrive as [`HelpersAction`] through `Game::helpers_apply`.
 
 mod asla;
 mod carla;

@@ -5,8 +5,8 @@
 //! after production, on a 7, after a robber move, after a build, on buying a card, at
 //! the end and the start of a turn, for victory points, legal actions, views and invariants — and each
 //! hook dispatches to the active scenario's module with one arm per scenario. Hooks that
-//! return a [`Step`] may replace the core's step rather than follow it (a scenario that
-//! brings its own robber or deck answers [`Step::Replaced`]).
+//! return a `Step` may replace the core's step rather than follow it (a scenario that
+//! brings its own robber or deck answers `Step::Replaced`).
 //!
 //! A scenario's actions, events and phases are its own enums, joined to the core ones by
 //! one `#[serde(untagged)]` variant each (`Action::Helpers`, `Event::Helpers`,
@@ -18,8 +18,8 @@
 //! arm in `Game::dispatch`, `Game::waiting_on` and `Game::phase_reason`, one field of
 //! [`View`], and one arm in each hook below that the scenario cares about. Positions: one
 //! field of [`Position`] for the scenario's part, and one function in its module that
-//! validates the part and builds the state (an arm in [`ScenarioState::from_position`]),
-//! with its reverse in [`Game::hook_position`].
+//! validates the part and builds the state (an arm in `ScenarioState::from_position`),
+//! with its reverse in `Game::hook_position`.
 
 use crate::action::{LegalActions, Seat, SeatSet};
 use crate::config::{GameConfig, Scenario};
