@@ -341,6 +341,64 @@ async fn a_game_of_frenemies_over_websocket() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paired_players_game_over_websocket() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    // Paired Players needs 5 or 6 players and replaces the Special Building Phase.
+    for (bad, says) in [
+        (
+            json!({"players": 4, "five_six_turns": "paired"}),
+            "needs 5 or 6 players",
+        ),
+        (
+            json!({"players": 6, "five_six_turns": "paired", "special_building": true}),
+            "replaces the Special Building Phase",
+        ),
+        (
+            json!({"players": 6, "five_six_turns": "alternate"}),
+            "expected `special_building` or `paired`",
+        ),
+    ] {
+        let (s, body) = server.http("POST", "/api/rooms", Some(&bad)).await;
+        assert_eq!(s, 400, "{bad}: {body}");
+        assert!(body["error"].as_str().unwrap().contains(says), "{body}");
+    }
+    let (code, room_id) = server
+        .create_room(json!({"players": 5, "bots": 4, "five_six_turns": "paired", "seed": 8}))
+        .await;
+    let (_, info) = server.http("GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(info["options"]["five_six_turns"], "paired");
+    let url = server.ws_url();
+    let mut c = Client::join(&url, &code, "Ann").await;
+    c.send(json!({"type": "start"})).await;
+    let (_c, view) = play_to_end(c, 6, false).await;
+    assert!(!view["winner"].is_null());
+    let record = server.wait_stored(&room_id).await;
+    assert_eq!(record["config"]["five_six_turns"], "paired");
+    // The stored log replays through the rules with player 2's parts in it.
+    let (_, replay) = server
+        .http("GET", &format!("/api/games/{room_id}/replay"), None)
+        .await;
+    let config: catan_rules::GameConfig = serde_json::from_value(replay["config"].clone()).unwrap();
+    let seed: u64 = replay["seed"].as_str().unwrap().parse().unwrap();
+    let mut game = catan_rules::Game::new(config, seed).unwrap();
+    let mut parts = 0;
+    for a in replay["actions"].as_array().unwrap() {
+        let seat = a["seat"].as_u64().unwrap() as u8;
+        let action = serde_json::from_value(a["action"].clone()).unwrap();
+        for e in game.apply(seat, action).unwrap() {
+            if let catan_rules::Event::PairedTurn { seat, partner } = e {
+                assert_eq!(seat, (partner + 3) % 5);
+                parts += 1;
+            }
+        }
+    }
+    assert!(parts > 0, "no paired part in the game");
+    assert_eq!(game.winner(), view["winner"].as_u64().map(|w| w as u8));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_rules_host_bots_and_chat() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(Some(sqlite_url(&dir))).await;

@@ -7,8 +7,8 @@
 //! it, every invariant holds, and the heuristic bot never had to fall back to a safe
 //! action. Every game ends with a winner within the turn cap. Over the run the heuristic
 //! seats must have used each variant's features: bank and domestic trades, every kind of
-//! development card, the Special Building Phase, every helper and the display, every guild,
-//! gifts, VP markers, connections and harmless robber moves.
+//! development card, the Special Building Phase and Paired Players, every helper and the
+//! display, every guild, gifts, VP markers, connections and harmless robber moves.
 //!
 //! `CATAN_PROPTEST_GAMES` sets the games per variant (default 300 locally; CI 2000). The
 //! feature checks need at least 100 games per variant and are skipped below that.
@@ -16,8 +16,8 @@
 use catan_bots::{Bot, BotLevel, HeuristicBot, RandomBot};
 use catan_rules::frenemies::{Earned, FrenemiesAction, FrenemiesEvent, Guild};
 use catan_rules::{
-    Action, DevCard, Event, Game, GameConfig, Helper, HelpersAction, HelpersEvent, LegalActions, Phase,
-    Requirement, Scenario, Seat,
+    Action, DevCard, Event, FiveSixTurns, Game, GameConfig, Helper, HelpersAction, HelpersEvent,
+    LegalActions, Phase, Requirement, Scenario, Seat,
 };
 use std::collections::BTreeMap;
 
@@ -68,8 +68,26 @@ impl Tally {
 
 /// Records what heuristic seats (`heur[seat]`) did: the acting seat's action, and the
 /// events that credit a heuristic seat.
-fn record(tally: &mut Tally, heur: &[bool], phase: Phase, seat: Seat, action: &Action, events: &[Event]) {
+fn record(
+    tally: &mut Tally,
+    heur: &[bool],
+    (phase, paired): (Phase, bool),
+    seat: Seat,
+    action: &Action,
+    events: &[Event],
+) {
     if heur[seat as usize] {
+        if paired
+            && matches!(
+                action,
+                Action::BuildRoad { .. }
+                    | Action::BuildSettlement { .. }
+                    | Action::BuildCity { .. }
+                    | Action::BuyDevelopmentCard
+            )
+        {
+            tally.add("paired_build");
+        }
         if let Phase::SpecialBuild { .. } = phase {
             if matches!(
                 action,
@@ -156,7 +174,7 @@ fn play(config: GameConfig, seed: u64, levels: &[BotLevel], tally: &mut Tally) -
         if !covered(&legal, &action) {
             return Err(format!("seed {seed}: seat {seat} sent unlisted {action:?}"));
         }
-        let phase = game.phase();
+        let phase = (game.phase(), game.paired_part().is_some());
         events.clear();
         game.apply_into(seat, action, &mut events)
             .map_err(|e| format!("seed {seed}: {action:?} of seat {seat} refused: {e}"))?;
@@ -250,6 +268,18 @@ fn five_and_six_players_with_special_building() {
     used(c5, &t5, &["special_build", "maritime", "played_Knight"]);
     let (c6, t6) = run(GameConfig::with_players(6), 4_000_000);
     used(c6, &t6, &["special_build", "maritime", "played_Knight"]);
+}
+
+#[test]
+fn five_and_six_players_paired() {
+    for (players, seed0) in [(5, 10_000_000), (6, 11_000_000)] {
+        let config = GameConfig {
+            five_six_turns: Some(FiveSixTurns::Paired),
+            ..GameConfig::with_players(players)
+        };
+        let (c, t) = run(config, seed0);
+        used(c, &t, &["paired_build", "maritime", "played_Knight"]);
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ pub use decode::{decode_client, parse_strict, DecodeError};
 pub use reach::victory_point_range;
 
 pub use catan_bots::BotLevel;
-use catan_rules::{Action, Event, GameConfig, RuleError, Scenario, Seat, TokenPlacement};
+use catan_rules::{Action, Event, FiveSixTurns, GameConfig, RuleError, Scenario, Seat, TokenPlacement};
 use serde::{Deserialize, Serialize};
 
 /// Largest text message a client may send (bytes). Larger ones close the socket with 1009.
@@ -53,6 +53,9 @@ pub struct RoomOptions {
     pub tokens: TokenPlacement,
     /// Special Building Phase; default on for 5–6 players.
     pub special_building: Option<bool>,
+    /// 5–6 players: `"special_building"` (the default) or `"paired"` (Paired Players, which
+    /// replaces the Special Building Phase).
+    pub five_six_turns: Option<FiveSixTurns>,
     /// Fix the game seed (all-bot rooms, replays of a known board; rooms with people only
     /// on a server started with `--allow-seed`); random otherwise. A decimal string on the
     /// wire (seeds exceed 2^53); a number is accepted too.
@@ -73,6 +76,7 @@ impl Default for RoomOptions {
             all_helpers: false,
             tokens: TokenPlacement::Spiral,
             special_building: None,
+            five_six_turns: None,
             seed: None,
             bot_level: BotLevel::Heuristic,
         }
@@ -100,6 +104,7 @@ impl RoomOptions {
             tokens: self.tokens,
             layout: None,
             special_building: self.special_building,
+            five_six_turns: self.five_six_turns,
             scenario: self.scenario,
             all_helpers: self.all_helpers,
         }
@@ -369,5 +374,26 @@ mod tests {
             ..RoomOptions::default()
         };
         assert!(o.validate().is_ok());
+    }
+
+    #[test]
+    fn five_six_turns_option() {
+        let o: RoomOptions = serde_json::from_str(r#"{"players":6,"five_six_turns":"paired"}"#).unwrap();
+        assert!(o.validate().is_ok());
+        assert!(o.game_config().paired_players());
+        assert!(!o.game_config().special_building());
+        let o: RoomOptions =
+            serde_json::from_str(r#"{"players":5,"five_six_turns":"special_building"}"#).unwrap();
+        assert!(o.validate().is_ok() && o.game_config().special_building());
+        let o: RoomOptions = serde_json::from_str(r#"{"players":4,"five_six_turns":"paired"}"#).unwrap();
+        assert!(o.validate().unwrap_err().contains("needs 5 or 6 players"));
+        let o: RoomOptions =
+            serde_json::from_str(r#"{"players":5,"five_six_turns":"paired","special_building":true}"#)
+                .unwrap();
+        assert!(o
+            .validate()
+            .unwrap_err()
+            .contains("replaces the Special Building Phase"));
+        assert!(serde_json::from_str::<RoomOptions>(r#"{"five_six_turns":"both"}"#).is_err());
     }
 }

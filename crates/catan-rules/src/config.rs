@@ -21,12 +21,29 @@ pub struct GameConfig {
     pub tokens: TokenPlacement,
     /// The island; `None` picks the base island for 3–4 players, the 5–6 island otherwise.
     pub layout: Option<Layout>,
-    /// Special Building Phase after every turn; `None` means on for 5–6 players.
+    /// Special Building Phase after every turn; `None` means on for 5–6 players (unless
+    /// `five_six_turns` is `paired`).
     pub special_building: Option<bool>,
+    /// 5–6 players: the Special Building Phase (the default) or its newer alternative,
+    /// Paired Players (`five-six.md`). `None`: as `special_building` says.
+    pub five_six_turns: Option<FiveSixTurns>,
     /// A scenario played on top of the base rules.
     pub scenario: Option<Scenario>,
     /// The Helpers: put every helper not in the starting stack into the display.
     pub all_helpers: bool,
+}
+
+/// How a 5–6 player game lets the others act between turns (`five-six.md`): the two
+/// official rules are alternatives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum FiveSixTurns {
+    /// After each turn every other player, in seat order, may build and buy.
+    SpecialBuilding,
+    /// Paired Players: after player 1's turn, player 2 (the third seat to their left)
+    /// may build, buy, trade with the bank and play one development card.
+    Paired,
 }
 
 /// Scenarios that plug into the engine at its hook points.
@@ -58,6 +75,7 @@ impl Default for GameConfig {
             tokens: TokenPlacement::Spiral,
             layout: None,
             special_building: None,
+            five_six_turns: None,
             scenario: None,
             all_helpers: false,
         }
@@ -96,8 +114,19 @@ impl GameConfig {
         })
     }
 
+    /// The Special Building Phase is played: as `special_building` says (on for 5–6 by
+    /// default), or as `five_six_turns` chooses (Paired Players replaces it).
     pub fn special_building(&self) -> bool {
-        self.special_building.unwrap_or(self.players >= 5)
+        match self.five_six_turns {
+            Some(FiveSixTurns::SpecialBuilding) => true,
+            Some(FiveSixTurns::Paired) => false,
+            None => self.special_building.unwrap_or(self.players >= 5),
+        }
+    }
+
+    /// Paired Players is played (5–6 players, `five_six_turns: "paired"`).
+    pub fn paired_players(&self) -> bool {
+        self.five_six_turns == Some(FiveSixTurns::Paired)
     }
 
     /// Resource cards of each kind in the bank at the start.
@@ -129,6 +158,27 @@ impl GameConfig {
         }
         if self.all_helpers && self.scenario != Some(Scenario::Helpers) {
             return Err(ConfigError("all_helpers needs scenario \"helpers\"".into()));
+        }
+        match (self.five_six_turns, self.special_building) {
+            (Some(FiveSixTurns::Paired), _) if self.players < 5 => {
+                return Err(ConfigError(format!(
+                    "five_six_turns \"paired\" needs 5 or 6 players, not {}",
+                    self.players
+                )))
+            }
+            (Some(FiveSixTurns::Paired), Some(true)) => {
+                return Err(ConfigError(
+                    "five_six_turns \"paired\" replaces the Special Building Phase: \
+                     special_building cannot be true as well"
+                        .into(),
+                ))
+            }
+            (Some(FiveSixTurns::SpecialBuilding), Some(false)) => {
+                return Err(ConfigError(
+                    "five_six_turns \"special_building\" contradicts special_building false".into(),
+                ))
+            }
+            _ => {}
         }
         if self.tokens == TokenPlacement::Beginner && layout != Layout::Base {
             return Err(ConfigError(

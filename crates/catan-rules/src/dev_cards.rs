@@ -69,7 +69,9 @@ impl Game {
     }
 
     fn consume(&mut self, seat: Seat, card: DevCard, out: &mut Vec<Event>) {
-        self.players[seat as usize].dev[card.index()] -= 1;
+        let p = &mut self.players[seat as usize];
+        p.dev[card.index()] -= 1;
+        p.played[card.index()] += 1;
         self.cards_played[card.index()] += 1;
         self.dev_played = true;
         out.push(Event::DevelopmentCardPlayed { seat, card });
@@ -95,6 +97,10 @@ impl Game {
         Ok(())
     }
 
+    /// Year of Plenty: the pair asked for from the bank. Decision (base.md): when the bank
+    /// cannot supply the pair, the player takes the single card it can supply of the two
+    /// (with one card left in the whole bank, that card), and the card is played; with
+    /// neither in the bank the card cannot be played.
     pub(crate) fn play_year_of_plenty(
         &mut self,
         seat: Seat,
@@ -103,18 +109,31 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.check_play(seat, DevCard::YearOfPlenty, "play_year_of_plenty")?;
-        let mut cards = ResourceSet::one(first);
-        cards[second] += 1;
-        for r in [first, second] {
-            if self.bank[r] < cards[r] {
-                return Err(RuleError::BankEmpty { resource: r });
-            }
+        let cards = self.year_of_plenty_cards(first, second);
+        if cards.is_empty() {
+            return Err(RuleError::BankEmpty { resource: first });
         }
         self.consume(seat, DevCard::YearOfPlenty, out);
         self.bank.sub(&cards);
         self.players[seat as usize].hand.add(&cards);
         out.push(Event::YearOfPlenty { seat, cards });
         Ok(())
+    }
+
+    /// What Year of Plenty asking for `first` and `second` takes from the bank now: both,
+    /// or the one card the bank can supply of them, or nothing.
+    pub(crate) fn year_of_plenty_cards(&self, first: Resource, second: Resource) -> ResourceSet {
+        let mut cards = ResourceSet::one(first);
+        cards[second] += 1;
+        if self.bank.contains(&cards) {
+            return cards;
+        }
+        for r in [first, second] {
+            if self.bank[r] > 0 {
+                return ResourceSet::one(r);
+            }
+        }
+        ResourceSet::EMPTY
     }
 
     pub(crate) fn play_monopoly(

@@ -124,6 +124,12 @@ pub enum Event {
     SpecialBuildTurn {
         seat: Seat,
     },
+    /// Paired Players: player 1 (`partner`) ended their part of the turn; player 2
+    /// (`seat`) now builds, buys, trades with the bank and may play one card.
+    PairedTurn {
+        seat: Seat,
+        partner: Seat,
+    },
     GameOver {
         winner: Seat,
         points: crate::PerSeat<u8>,

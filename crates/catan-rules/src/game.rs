@@ -32,7 +32,11 @@ pub struct Player {
     pub dev: [u8; 5],
     /// Of `dev`, the cards bought this turn (not playable yet).
     pub dev_new: [u8; 5],
+    /// Face-up knights (count toward Largest Army; The Helpers' Gregor may remove some).
     pub knights: u8,
+    /// Development cards played so far, by [`DevCard`] index (public; Victory Point cards
+    /// are never played).
+    pub played: [u8; 5],
     pub roads_left: u8,
     pub settlements_left: u8,
     pub cities_left: u8,
@@ -48,7 +52,7 @@ pub struct Player {
 }
 
 impl Player {
-    fn new() -> Player {
+    pub(crate) fn new() -> Player {
         Player {
             roads_left: 15,
             settlements_left: 5,
@@ -165,11 +169,28 @@ pub struct Game {
     pub(crate) longest_road: Option<Seat>,
     pub(crate) largest_army: Option<Seat>,
     pub(crate) offer: Option<TradeOffer>,
+    /// Paired Players: during player 2's part of a turn, player 1 (whose turn it is);
+    /// `current` is then player 2 ([`crate::paired`]).
+    pub(crate) paired: Option<Seat>,
     /// Development cards played so far, by kind (for the conservation check and views).
     pub(crate) cards_played: [u8; 5],
     /// The active scenario's state: the scenario seam ([`crate::scenario`]).
     pub(crate) scenario: ScenarioState,
     pub(crate) actions_applied: u32,
+}
+
+/// The seat placing at step `i` (0..2n) of the set-up's snake order from `first`.
+pub(crate) fn snake_seat(first: Seat, n: u8, i: u8) -> Seat {
+    let k = if i < n { i } else { 2 * n - 1 - i };
+    (first + k) % n
+}
+
+/// The development deck of a layout, by [`DevCard`] index.
+pub(crate) fn deck_counts(layout: crate::board::Layout) -> [u8; 5] {
+    match layout {
+        crate::board::Layout::Base => [14, 5, 2, 2, 2],
+        crate::board::Layout::FiveSix => [20, 5, 3, 3, 3],
+    }
 }
 
 /// The mask of corner or edge `i` (the board's sets of corners and edges are `u128` masks).
@@ -201,12 +222,8 @@ impl Game {
         let layout = config.layout();
         let board = Board::generate(layout, config.tokens, &mut rng);
         let mut deck = [DevCard::Knight; MAX_DECK];
-        let counts: [u8; 5] = match layout {
-            crate::board::Layout::Base => [14, 5, 2, 2, 2],
-            crate::board::Layout::FiveSix => [20, 5, 3, 3, 3],
-        };
         let mut len = 0;
-        for (i, &c) in counts.iter().enumerate() {
+        for (i, &c) in deck_counts(layout).iter().enumerate() {
             for _ in 0..c {
                 deck[len] = DevCard::ALL[i];
                 len += 1;
@@ -216,13 +233,30 @@ impl Game {
         let n = config.players;
         let first = rng.below(n as u32) as Seat;
         let scenario = ScenarioState::new(&config, &mut rng);
-        Ok(Game {
+        let mut g = Game::assemble(config, seed, rng, board, scenario);
+        g.deck = deck;
+        g.deck_len = len as u8;
+        g.first = first;
+        g.current = first;
+        Ok(g)
+    }
+
+    /// A game on `board` before set-up: no pieces, empty hands, the full bank, an empty
+    /// deck, seat 0 first.
+    pub(crate) fn assemble(
+        config: GameConfig,
+        seed: u64,
+        rng: Rng,
+        board: Board,
+        scenario: ScenarioState,
+    ) -> Game {
+        Game {
             config,
             seed,
             rng,
             board,
-            topo: layout.topology(),
-            n,
+            topo: board.layout.topology(),
+            n: config.players,
             robber: board.robber_start,
             corner_owner: [NONE; 128],
             cities: 0,
@@ -232,12 +266,12 @@ impl Game {
             roads_taken: 0,
             players: [Player::new(); MAX_SEATS],
             bank: config.bank(),
-            deck,
-            deck_len: len as u8,
+            deck: [DevCard::Knight; MAX_DECK],
+            deck_len: 0,
             phase: Phase::SetupSettlement,
             setup_index: 0,
-            current: first,
-            first,
+            current: 0,
+            first: 0,
             turn: 0,
             rolled: false,
             dev_played: false,
@@ -246,10 +280,11 @@ impl Game {
             longest_road: None,
             largest_army: None,
             offer: None,
+            paired: None,
             cards_played: [0; 5],
             scenario,
             actions_applied: 0,
-        })
+        }
     }
 
     /// Replays `actions` from a fresh game; the result is identical to the original.
@@ -360,10 +395,7 @@ impl Game {
 
     /// The seat placing pieces in set-up (snake order).
     pub(crate) fn setup_seat(&self) -> Seat {
-        let n = self.n;
-        let i = self.setup_index;
-        let k = if i < n { i } else { 2 * n - 1 - i };
-        (self.first + k) % n
+        snake_seat(self.first, self.n, self.setup_index)
     }
 
     /// The seats the game is waiting on now: the one seat to move, every seat that
@@ -531,10 +563,17 @@ impl Game {
                     return Err(RuleError::turn("end the turn"));
                 }
                 self.offer = None;
+                if let Some(player1) = self.paired {
+                    // Player 2's part is over: the turn passes on from player 1.
+                    self.start_turn((player1 + 1) % self.n, out);
+                    return Ok(());
+                }
                 self.hook_end_turn(seat, out);
                 out.push(Event::TurnEnded { seat });
                 let next = (seat + 1) % self.n;
-                if self.config.special_building() {
+                if self.config.paired_players() {
+                    self.start_paired_part(seat, out);
+                } else if self.config.special_building() {
                     self.phase = Phase::SpecialBuild { seat: next };
                     out.push(Event::SpecialBuildTurn { seat: next });
                 } else {
@@ -567,6 +606,7 @@ impl Game {
         self.dev_played = false;
         self.dice = None;
         self.offer = None;
+        self.paired = None;
         for p in self.players.iter_mut() {
             p.dev_new = [0; 5];
         }
@@ -580,7 +620,8 @@ impl Game {
 
     /// The game ends the moment the current player has the target during their own turn
     /// (which includes the start of their turn, for points gained outside it). Nobody wins
-    /// during set-up or a Special Building Phase.
+    /// during set-up or a Special Building Phase. In a paired turn the current player is
+    /// player 2 during their part, who may win then (`five-six.md`).
     fn check_victory(&mut self, out: &mut Vec<Event>) {
         match self.phase {
             Phase::SetupSettlement

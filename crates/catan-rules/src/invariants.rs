@@ -23,10 +23,10 @@ impl Game {
             }
         }
         // Development cards are conserved: deck + held + played = the full deck.
-        let deck_total = match self.board.layout {
-            crate::board::Layout::Base => 25,
-            crate::board::Layout::FiveSix => 34,
-        };
+        let deck_total: u32 = crate::game::deck_counts(self.board.layout)
+            .iter()
+            .map(|&c| c as u32)
+            .sum();
         let held: u32 = self.players[..n].iter().map(|p| p.dev_total()).sum();
         let knights: u32 = self.players[..n].iter().map(|p| p.knights as u32).sum();
         let played: u32 = self.cards_played.iter().map(|&c| c as u32).sum();
@@ -50,6 +50,23 @@ impl Game {
                 if p.dev_new[i] > p.dev[i] {
                     return Err(format!("seat {s}: more new cards than held"));
                 }
+            }
+            if p.knights > p.played[DevCard::Knight.index()] {
+                return Err(format!("seat {s}: more knights on the table than played"));
+            }
+            if p.played[DevCard::VictoryPoint.index()] != 0 {
+                return Err(format!("seat {s}: a Victory Point card counted as played"));
+            }
+        }
+        // Each seat's played cards add up to the game's played pile.
+        for i in 0..5 {
+            let by_seats: u32 = self.players[..n].iter().map(|p| p.played[i] as u32).sum();
+            if by_seats != self.cards_played[i] as u32 {
+                return Err(format!(
+                    "{:?}: played by seats {by_seats} != played {}",
+                    DevCard::ALL[i],
+                    self.cards_played[i]
+                ));
             }
         }
         // Pieces: the board agrees with each supply, and supplies are within limits.

@@ -105,7 +105,7 @@ impl Game {
                             }
                         }
                     }
-                    if self.players[seat as usize].hand.total() > 0 {
+                    if self.players[seat as usize].hand.total() > 0 && self.paired.is_none() {
                         out.requirements.push(Requirement::OfferTrade);
                     }
                 } else if self.pending_responders().contains(seat) {
@@ -158,14 +158,11 @@ impl Game {
             acts.push(Action::PlayRoadBuilding);
         }
         if p.playable(DevCard::YearOfPlenty) > 0 {
+            // Every pair of which the bank can supply at least one card (a single card
+            // when it cannot supply both: base.md's Decision).
             for a in 0..5 {
                 for b in a..5 {
-                    let ok = if a == b {
-                        self.bank.0[a] >= 2
-                    } else {
-                        self.bank.0[a] >= 1 && self.bank.0[b] >= 1
-                    };
-                    if ok {
+                    if self.bank.0[a] > 0 || self.bank.0[b] > 0 {
                         acts.push(Action::PlayYearOfPlenty {
                             first: Resource::from_index(a),
                             second: Resource::from_index(b),

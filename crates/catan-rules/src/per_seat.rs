@@ -8,7 +8,9 @@ use std::ops::{Index, IndexMut};
 /// events and state, but carrying the game's seat count: its JSON form is a list with one
 /// entry per seat of the game (3 in a 3-player game), never six with padding that a client
 /// would have to know to ignore.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Equality and hashing look at the game's seats only: the padding past them is not part of
+/// the value (a value read from JSON pads differently from one built in place).
+#[derive(Clone, Copy, Debug)]
 pub struct PerSeat<T> {
     len: u8,
     items: [T; MAX_SEATS],
@@ -56,6 +58,20 @@ impl<T> IndexMut<usize> for PerSeat<T> {
     fn index_mut(&mut self, seat: usize) -> &mut T {
         assert!(seat < self.len as usize, "no seat {seat} of {}", self.len);
         &mut self.items[seat]
+    }
+}
+
+impl<T: Copy + PartialEq> PartialEq for PerSeat<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Copy + Eq> Eq for PerSeat<T> {}
+
+impl<T: Copy + std::hash::Hash> std::hash::Hash for PerSeat<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
     }
 }
 
@@ -124,6 +140,12 @@ mod tests {
         assert!(serde_json::from_str::<PerSeat<u8>>("[]").is_err());
         assert_eq!(p, [0, 4, 0]);
         assert_eq!(p.get(1), Some(&4));
+        // Padding past the seats is not part of the value.
+        let mut q = PerSeat::filled(3, 9u8);
+        q[0] = 0;
+        q[1] = 4;
+        q[2] = 0;
+        assert_eq!(q, p);
         assert_eq!(p.get(3), None);
     }
 

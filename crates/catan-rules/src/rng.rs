@@ -21,6 +21,17 @@ impl Rng {
         }
     }
 
+    /// The generator's whole state (for positions: a game set up from a position draws
+    /// the same numbers as the game it was read from).
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
+    /// A generator in the given state (see [`Rng::state`]).
+    pub fn from_state(state: u64) -> Self {
+        Rng { state }
+    }
+
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);

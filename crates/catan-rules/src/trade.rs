@@ -83,6 +83,7 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         self.require_trade_phase(seat, "offer_trade")?;
+        self.refuse_in_paired_part("offer_trade")?;
         self.check_terms(seat, &give, &get)?;
         let all_others = SeatSet(((1u16 << self.n) - 1) as u8 & !(1 << seat));
         let to = if to.is_empty() { all_others } else { to };

@@ -77,15 +77,28 @@ pub struct RoadView {
     pub seat: Seat,
 }
 
-/// Development cards by kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Development cards by kind (in a [`crate::Position`] absent kinds are 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
 pub struct DevCards {
     pub knight: u8,
     pub victory_point: u8,
     pub road_building: u8,
     pub year_of_plenty: u8,
     pub monopoly: u8,
+}
+
+impl From<DevCards> for [u8; 5] {
+    fn from(d: DevCards) -> Self {
+        let mut a = [0u8; 5];
+        a[DevCard::Knight.index()] = d.knight;
+        a[DevCard::VictoryPoint.index()] = d.victory_point;
+        a[DevCard::RoadBuilding.index()] = d.road_building;
+        a[DevCard::YearOfPlenty.index()] = d.year_of_plenty;
+        a[DevCard::Monopoly.index()] = d.monopoly;
+        a
+    }
 }
 
 impl From<[u8; 5]> for DevCards {
@@ -106,7 +119,11 @@ pub struct PlayerView {
     pub seat: Seat,
     pub resource_count: u32,
     pub development_count: u32,
+    /// Face-up knights (Largest Army counts these).
     pub knights_played: u8,
+    /// Development cards played so far, by kind (public; Victory Point cards are never
+    /// played, so that count stays 0).
+    pub played_development_cards: DevCards,
     pub roads_left: u8,
     pub settlements_left: u8,
     pub cities_left: u8,
@@ -146,6 +163,11 @@ pub struct View {
     pub current: Seat,
     pub turn: u32,
     pub dice: Option<[u8; 2]>,
+    /// The current player has played a development card this turn (at most one a turn).
+    pub development_card_played: bool,
+    /// Paired Players: during player 2's part of a turn, player 1 (whose turn it is) and
+    /// player 2 (`current`, who acts now); `null` otherwise.
+    pub paired: Option<crate::paired::PairedPart>,
     pub offer: Option<TradeOffer>,
     pub longest_road: Option<Seat>,
     pub largest_army: Option<Seat>,
@@ -170,6 +192,8 @@ pub struct HeldHelper {
     pub moon: bool,
     /// Received this turn: not usable until a later turn.
     pub fresh: bool,
+    /// Used this turn (a helper acts once a turn).
+    pub used: bool,
 }
 
 /// The Helpers: everything is public except what Diara and Ryan show their user.
@@ -240,6 +264,7 @@ impl Game {
                     helper: h.held[s as usize],
                     moon: h.moon[s as usize],
                     fresh: h.received_turn[s as usize] == self.turn,
+                    used: h.used_turn[s as usize] == self.turn,
                 })
                 .collect(),
             display: crate::helpers::helpers_in(h.display).collect(),
@@ -270,6 +295,7 @@ impl Game {
                     resource_count: p.hand.total(),
                     development_count: p.dev_total(),
                     knights_played: p.knights,
+                    played_development_cards: p.played.into(),
                     roads_left: p.roads_left,
                     settlements_left: p.settlements_left,
                     cities_left: p.cities_left,
@@ -320,6 +346,8 @@ impl Game {
             },
             turn: self.turn,
             dice: self.dice,
+            development_card_played: self.dev_played,
+            paired: self.paired_part(),
             offer: self.offer,
             longest_road: self.longest_road,
             largest_army: self.largest_army,

@@ -3,8 +3,9 @@
 //! Each case is one game, driven by the random bot from a proptest-chosen seed. After every
 //! action: all invariants (`Game::check_invariants`); every action listed as legal for the
 //! acting seat is accepted; random actions are either listed as legal or refused with the
-//! state unchanged. At the end: a winner at or above the target within the turn cap, and
-//! seed + action log replays to the identical state.
+//! state unchanged; now and then, the game's position sets up an identical game. At the
+//! end: a winner at or above the target within the turn cap, and seed + action log replays
+//! to the identical state.
 //!
 //! `CATAN_PROPTEST_GAMES` sets the number of games per player count (default 300; CI 2000;
 //! the 5–6 player runs use half).
@@ -13,8 +14,8 @@ use catan_bots::RandomBot;
 use catan_rules::frenemies::{FrenemiesAction, Guild};
 use catan_rules::HelpersAction;
 use catan_rules::{
-    Action, DevCard, Game, GameConfig, Helper, LegalActions, Requirement, Resource, ResourceSet, Rng,
-    Scenario, Seat, SeatSet,
+    Action, DevCard, FiveSixTurns, Game, GameConfig, Helper, LegalActions, Requirement, Resource,
+    ResourceSet, Rng, Scenario, Seat, SeatSet,
 };
 use proptest::prelude::*;
 
@@ -251,6 +252,18 @@ fn play_checked(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestC
                 "seed {seed}: after {action:?} by {seat}: {e}"
             )));
         }
+        // Every position a game reaches is one `from_position` accepts and reads back.
+        if log.len().is_multiple_of(23) {
+            let position = game.position();
+            match Game::from_position(config, &position, seed) {
+                Ok(copy) => prop_assert!(copy.position() == position, "seed {seed}: position differs"),
+                Err(e) => {
+                    return Err(TestCaseError::fail(format!(
+                        "seed {seed}: position after {action:?} refused: {e}"
+                    )))
+                }
+            }
+        }
     }
     let winner = game.winner().unwrap();
     prop_assert!(game.victory_points(winner) >= game.config().victory_points);
@@ -354,5 +367,48 @@ proptest! {
     #[test]
     fn random_games_frenemies_6_players(seed in any::<u64>(), trades in any::<bool>()) {
         play_checked(frenemies(6), seed, trades)?;
+    }
+}
+
+/// `config` with Paired Players instead of the Special Building Phase.
+fn paired(config: GameConfig) -> GameConfig {
+    GameConfig {
+        five_six_turns: Some(FiveSixTurns::Paired),
+        ..config
+    }
+}
+
+// Paired Players (5–6): the same invariants and legality checks over player 2's parts
+// (builds, bank trades, one development card, a Knight's robber, helpers and favors), and
+// replay; random actions by every seat during a part are listed or refused unchanged.
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_paired_5_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(paired(GameConfig::with_players(5)), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(2))]
+    #[test]
+    fn random_games_paired_6_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(paired(GameConfig::with_players(6)), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(4))]
+    #[test]
+    fn random_games_paired_helpers_5_players(seed in any::<u64>(), trades in any::<bool>(), all in any::<bool>()) {
+        play_checked(paired(helpers(5, all)), seed, trades)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(4))]
+    #[test]
+    fn random_games_paired_frenemies_6_players(seed in any::<u64>(), trades in any::<bool>()) {
+        play_checked(paired(frenemies(6)), seed, trades)?;
     }
 }

@@ -131,6 +131,10 @@ fn real_views_and_events_validate() {
             ..GameConfig::default()
         },
         GameConfig::with_scenario(4, Some(Scenario::Frenemies)),
+        GameConfig {
+            five_six_turns: Some(catan_rules::FiveSixTurns::Paired),
+            ..GameConfig::with_players(5)
+        },
     ];
     for (g, config) in configs.into_iter().enumerate() {
         let mut game = Game::new(config, 1000 + g as u64).unwrap();

@@ -1,6 +1,7 @@
 //! `catan-sim`: plays complete games between bots on one thread.
 //!
-//! `catan-sim --games N --players P [--seed S] [--check] [--trades] [--bots L,L,…] [--timing]`
+//! `catan-sim --games N --players P [--seed S] [--check] [--trades] [--five-six-turns paired]
+//! [--bots L,L,…] [--timing]`
 //! `--bots` names one bot level per seat (`heuristic`, `random`; default all random); the
 //! seats rotate who goes first over the games, and `win rates:` reports each one's share of
 //! the games won, in the order given. The last line printed is `games/s: <number>`. Exits
@@ -8,7 +9,7 @@
 //! finish within the turn cap.
 
 use catan_bots::{Bot, BotLevel, RandomBot};
-use catan_rules::{Event, Game, GameConfig, Scenario, Seat, TokenPlacement};
+use catan_rules::{Event, FiveSixTurns, Game, GameConfig, Scenario, Seat, TokenPlacement};
 use clap::Parser;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -43,6 +44,9 @@ struct Args {
     /// Special Building Phase on/off (default: on for 5–6 players).
     #[arg(long)]
     special_building: Option<bool>,
+    /// 5–6 players: `special_building` (the default) or `paired` (Paired Players).
+    #[arg(long)]
+    five_six_turns: Option<String>,
     /// Scenario: `helpers` (The Helpers) or `frenemies` (Catan Frenemies).
     #[arg(long)]
     scenario: Option<String>,
@@ -85,6 +89,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let five_six_turns = match args.five_six_turns.as_deref() {
+        None => None,
+        Some("special_building") => Some(FiveSixTurns::SpecialBuilding),
+        Some("paired") => Some(FiveSixTurns::Paired),
+        Some(other) => {
+            eprintln!("unknown --five-six-turns {other} (special_building, paired)");
+            return ExitCode::from(2);
+        }
+    };
     let config = GameConfig {
         scenario,
         all_helpers: args.all_helpers,
@@ -94,6 +107,7 @@ fn main() -> ExitCode {
             .unwrap_or(Scenario::default_victory_points(scenario)),
         tokens,
         special_building: args.special_building,
+        five_six_turns,
         ..GameConfig::default()
     };
     if let Err(e) = config.validate() {

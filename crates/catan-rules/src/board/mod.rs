@@ -240,6 +240,18 @@ impl Board {
             }
         }
 
+        Board::assemble(layout, terrain, token, harbors)
+    }
+
+    /// The board with these terrains, tokens (0 for none) and harbor kinds, in board order;
+    /// the caller has checked them ([`Board::from_parts`] for unchecked input).
+    fn assemble(
+        layout: Layout,
+        terrain: [Terrain; MAX_HEXES],
+        token: [u8; MAX_HEXES],
+        harbors: [HarborKind; MAX_HARBORS],
+    ) -> Board {
+        let nh = layout.topology().hex_count();
         let mut token_hexes = [[NONE; 3]; 13];
         for h in 0..nh {
             let n = token[h] as usize;
@@ -257,6 +269,68 @@ impl Board {
             token_hexes,
             robber_start,
         }
+    }
+
+    /// A board laid out by hand (terrain and token of each hex, harbor kind of each harbor
+    /// position, in board order): it must use exactly the layout's components (the
+    /// terrains, the number tokens, the harbor kinds), with a token on every hex but the
+    /// deserts.
+    pub fn from_parts(
+        layout: Layout,
+        terrain: &[Terrain],
+        tokens: &[Option<u8>],
+        harbors: &[HarborKind],
+    ) -> Result<Board, String> {
+        let topo = layout.topology();
+        let (nh, nharbors) = (topo.hex_count(), topo.harbor_count());
+        if terrain.len() != nh || tokens.len() != nh || harbors.len() != nharbors {
+            return Err(format!(
+                "this island has {nh} hexes and {nharbors} harbors, not {} terrains, {} tokens \
+                 and {} harbors",
+                terrain.len(),
+                tokens.len(),
+                harbors.len()
+            ));
+        }
+        let (terrain_counts, harbor_counts, token_set): (&[_], &[_], &[u8]) = match layout {
+            Layout::Base => (&BASE_TERRAIN, &BASE_HARBORS, &BASE_TOKENS),
+            Layout::FiveSix => (&FIVE_SIX_TERRAIN, &FIVE_SIX_HARBORS, &FIVE_SIX_TOKENS),
+        };
+        for &(t, n) in terrain_counts {
+            let found = terrain.iter().filter(|&&x| x == t).count();
+            if found != n as usize {
+                return Err(format!("{found} {t:?} hexes; this island has {n}"));
+            }
+        }
+        for &(k, n) in harbor_counts {
+            let found = harbors.iter().filter(|&&x| x == k).count();
+            if found != n as usize {
+                return Err(format!("{found} {k:?} harbors; this island has {n}"));
+            }
+        }
+        for h in 0..nh {
+            if (terrain[h] == Terrain::Desert) != tokens[h].is_none() {
+                return Err(format!(
+                    "hex {h}: a desert has no number token, every other hex one"
+                ));
+            }
+        }
+        let mut given: Vec<u8> = tokens.iter().flatten().copied().collect();
+        let mut expected = token_set.to_vec();
+        given.sort_unstable();
+        expected.sort_unstable();
+        if given != expected {
+            return Err(format!("number tokens {given:?}; this island has {expected:?}"));
+        }
+        let mut t = [Terrain::Desert; MAX_HEXES];
+        let mut k = [0u8; MAX_HEXES];
+        let mut hk = [HarborKind::Generic; MAX_HARBORS];
+        t[..nh].copy_from_slice(terrain);
+        for h in 0..nh {
+            k[h] = tokens[h].unwrap_or(0);
+        }
+        hk[..nharbors].copy_from_slice(harbors);
+        Ok(Board::assemble(layout, t, k, hk))
     }
 
     pub fn harbor_at(&self, corner: u8) -> Option<HarborKind> {

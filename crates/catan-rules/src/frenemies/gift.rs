@@ -13,6 +13,9 @@ use crate::resources::Resource;
 impl Game {
     /// Why `from` may not offer a gift to `to` now, if anything forbids it (not the card).
     fn gift_refusal(&self, from: Seat, to: Seat) -> Option<&'static str> {
+        if self.paired.is_some() {
+            return Some(crate::paired::PAIRED_NO_DEALINGS);
+        }
         let f = self.fs();
         if f.gift_accepted {
             return Some("only one gift per turn");

@@ -4,15 +4,17 @@
 //! ([`crate::scenario`]): after a build (connections), after a robber move (harmless
 //! moves), at the start of a turn, for victory points (VP markers), legal actions, views
 //! and invariants; its actions arrive as [`FrenemiesAction`] through
-//! [`Game::frenemies_apply`].
+//! `Game::frenemies_apply`.
 
 mod connections;
 mod favors;
 mod gift;
+mod position;
 mod supply;
 mod view;
 mod wire;
 
+pub use position::{FrenemiesPosition, TokenHolderPosition};
 pub use supply::{token_set, DOTTED, UNDOTTED};
 pub use view::{FrenemiesView, TokenHolder};
 pub use wire::{Earned, FrenemiesAction, FrenemiesEvent, FrenemiesPhase};
@@ -152,6 +154,18 @@ impl FrenemiesState {
     pub fn is_connected(&self, a: Seat, b: Seat) -> bool {
         self.connected & Self::pair_bit(a, b) != 0
     }
+    /// The connected pairs among `n` seats, each once, lower seat first.
+    pub fn connected_pairs(&self, n: u8) -> Vec<[Seat; 2]> {
+        let mut pairs = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if self.is_connected(a, b) {
+                    pairs.push([a, b]);
+                }
+            }
+        }
+        pairs
+    }
 }
 
 impl Game {
@@ -226,8 +240,15 @@ impl Game {
     /// Hook: a new turn begins: the last turn's limits reset, and every token drawn so far
     /// (in a turn or a Special Building Phase) becomes usable on its holder's own turn.
     pub(crate) fn frenemies_new_turn(&mut self) {
+        self.fs_mut().fresh = [[0; 5]; MAX_SEATS];
+        self.frenemies_turn_limits_reset();
+    }
+
+    /// Hook: the current player's per-turn limits start afresh (a new turn, or player 2's
+    /// part of a paired turn). Tokens received earlier in the same turn stay fresh: they
+    /// are usable from the holder's next turn.
+    pub(crate) fn frenemies_turn_limits_reset(&mut self) {
         let f = self.fs_mut();
-        f.fresh = [[0; 5]; MAX_SEATS];
         f.used = TokenUse::None;
         f.traders_used = 0;
         f.gift_accepted = false;

@@ -636,3 +636,97 @@ fn frenemies_wire_format_is_flat() {
         .unwrap()
         .contains("frenemies"));
 }
+
+// ----- Paired Players (five-six.md) ------------------------------------------------------
+
+/// A paired game (`five_six_turns: "paired"`) with no pieces, seat 0 in its main phase.
+fn paired(players: u8) -> Game {
+    let mut c = config(players);
+    c.five_six_turns = Some(crate::config::FiveSixTurns::Paired);
+    let mut g = blank_with(c, 7);
+    main_phase(&mut g);
+    g
+}
+
+/// Decision: in their part of a paired turn player 2 may redeem or exchange favor tokens
+/// (the part is their turn for the per-turn limits, which start afresh), but not give
+/// gifts (no dealings with other players).
+#[test]
+fn paired_player_2_may_redeem_favors_but_not_give_gifts() {
+    let mut g = paired(6);
+    tokens(&mut g, 0, Guild::Traders, 2);
+    tokens(&mut g, 3, Guild::Traders, 3);
+    give(&mut g, 0, ResourceSet::splat(2));
+    give(&mut g, 3, ResourceSet::splat(2));
+    // Player 1 uses the Traders twice (the limit).
+    for _ in 0..2 {
+        ok(
+            &mut g,
+            0,
+            fa(F::RedeemTraders {
+                give: Brick,
+                get: Ore,
+            }),
+        );
+    }
+    ok(&mut g, 0, Action::EndTurn);
+    assert_eq!(g.current, 3);
+    assert_eq!((g.fs().used, g.fs().traders_used), (TokenUse::None, 0));
+    let legal = g.legal_actions(3).actions;
+    assert!(legal.contains(&fa(F::RedeemTraders {
+        give: Brick,
+        get: Ore
+    })));
+    assert!(!legal
+        .iter()
+        .any(|a| matches!(a, Action::Frenemies(F::OfferGift { .. }))));
+    favor_error(assert_refused(
+        &mut g,
+        3,
+        fa(F::OfferGift {
+            to: 4,
+            resource: Wool,
+        }),
+    ));
+    for _ in 0..2 {
+        ok(
+            &mut g,
+            3,
+            fa(F::RedeemTraders {
+                give: Brick,
+                get: Ore,
+            }),
+        );
+    }
+    favor_error(assert_refused(
+        &mut g,
+        3,
+        fa(F::RedeemTraders { give: Wool, get: Ore }),
+    ));
+}
+
+/// Decision: tokens player 2 received earlier in the same turn (player 1's part) are not
+/// usable in the part (the part belongs to player 1's turn).
+#[test]
+fn paired_tokens_received_earlier_in_the_turn_wait() {
+    let mut g = paired(5);
+    let (_, x, _, e1, e0, _) = three_ways(&g);
+    // Player 1 (seat 0) connects to player 2's (seat 3) network: seat 3 draws 1.
+    settle(&mut g, 3, x);
+    road(&mut g, 0, e0);
+    give(&mut g, 0, ResourceSet::ROAD);
+    let drawn_before = held(&g, 3);
+    ok(&mut g, 0, Action::BuildRoad { edge: e1 });
+    assert_eq!(held(&g, 3), drawn_before + 1);
+    ok(&mut g, 0, Action::EndTurn);
+    assert_eq!(g.current, 3);
+    let f = g.fs();
+    for guild in Guild::ALL {
+        assert_eq!(f.usable(3, guild), 0, "{guild:?} usable in the same turn");
+    }
+    assert!(!g
+        .legal_actions(3)
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Frenemies(_))));
+}

@@ -41,14 +41,7 @@ pub struct FrenemiesView {
 
 impl Game {
     pub(crate) fn frenemies_view(&self, f: &FrenemiesState, viewer: Viewer) -> FrenemiesView {
-        let mut connected = Vec::new();
-        for a in 0..self.n {
-            for b in a + 1..self.n {
-                if f.is_connected(a, b) {
-                    connected.push([a, b]);
-                }
-            }
-        }
+        let connected = f.connected_pairs(self.n);
         FrenemiesView {
             holders: (0..self.n)
                 .map(|s| TokenHolder {

@@ -34,9 +34,11 @@ impl Game {
             return Err(RuleError::helper("you do not hold that development card"));
         }
         self.helper_used(seat, Helper::Carla, out);
+        // Decision (helpers.md): with copies of the kind bought this turn and earlier, a
+        // copy bought this turn goes under the deck; the playable one stays.
         let p = &mut self.players[seat as usize];
         p.dev[card.index()] -= 1;
-        p.dev_new[card.index()] = p.dev_new[card.index()].min(p.dev[card.index()]);
+        p.dev_new[card.index()] = p.dev_new[card.index()].saturating_sub(1);
         // The deck's top is its end: the bottom is index 0.
         let len = self.deck_len as usize;
         self.deck.copy_within(0..len, 1);

@@ -8,7 +8,7 @@
 //! reaches this module only through the scenario seam ([`crate::scenario`]): after the
 //! second set-up road, after a production roll (Hilda), on a rolled 7 (Thorolf, which
 //! replaces the core's discard step), for legal actions, views and invariants; the
-//! scenario's actions arrive as [`HelpersAction`] through [`Game::helpers_apply`].
+//! scenario's actions arrive as [`HelpersAction`] through `Game::helpers_apply`.
 
 mod asla;
 mod carla;
@@ -18,12 +18,14 @@ mod gregor;
 mod hilda;
 mod hogni;
 mod kaja;
+mod position;
 mod ryan;
 mod stina;
 mod thorolf;
 mod wire;
 mod yngvi;
 
+pub use position::{HeldPosition, HelpersPosition};
 pub use wire::{HelpersAction, HelpersEvent};
 
 use crate::action::{Action, DevCard, LegalActions, Requirement, Seat};

@@ -20,7 +20,11 @@ fn config(players: u8) -> GameConfig {
 
 /// A game just past set-up (first legal choices), in the first player's roll phase.
 fn game(players: u8, seed: u64) -> Game {
-    let mut g = Game::new(config(players), seed).unwrap();
+    game_with(config(players), seed)
+}
+
+fn game_with(config: GameConfig, seed: u64) -> Game {
+    let mut g = Game::new(config, seed).unwrap();
     while matches!(g.phase, Phase::SetupSettlement | Phase::SetupRoad { .. }) {
         let s = g.next_actor().unwrap();
         let a = g.legal_actions(s).actions[0];
@@ -173,10 +177,17 @@ fn not_usable_in_the_turn_received_nor_twice_a_turn() {
         .iter()
         .any(|a| matches!(a, Action::Helpers(HelpersAction::UseKaja { .. }))));
     g.scenario.helpers_mut().unwrap().received_turn[s as usize] = 0;
+    assert!(!g.view(Viewer::Spectator).helpers.unwrap().held[s as usize].used);
     ok(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
     ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
     let e = refused(&mut g, s, Action::Helpers(HelpersAction::UseKaja { resource: r }));
     assert!(e.to_string().contains("once per turn"), "{e}");
+    // Every view shows that the helper was used this turn (not only the event stream).
+    for viewer in [Viewer::Spectator, Viewer::Seat(s), Viewer::Seat((s + 1) % 4)] {
+        let held = &g.view(viewer).helpers.unwrap().held;
+        assert!(held[s as usize].used);
+        assert!(held.iter().filter(|h| h.used).count() == 1);
+    }
 }
 
 #[test]
@@ -230,6 +241,119 @@ fn no_helper_in_the_special_building_phase() {
         .actions
         .iter()
         .any(|a| matches!(a, Action::Helpers(HelpersAction::UseKaja { .. }))));
+}
+
+/// The helper an own-turn helper action uses, if any.
+fn helper_of(a: &Action) -> Option<Helper> {
+    let Action::Helpers(h) = a else { return None };
+    Some(match h {
+        HelpersAction::UseAsla { .. } => Helper::Asla,
+        HelpersAction::BuildRoadWithYngvi { .. } => Helper::Yngvi,
+        HelpersAction::UseHogni { .. } => Helper::Hogni,
+        HelpersAction::BuyDevelopmentCardWithDiara { .. } => Helper::Diara,
+        HelpersAction::UseRyan { .. } => Helper::Ryan,
+        HelpersAction::UseGregor { .. } => Helper::Gregor,
+        HelpersAction::UseStina { .. } => Helper::Stina,
+        HelpersAction::UseDigur { .. } => Helper::Digur,
+        HelpersAction::UseKaja { .. } => Helper::Kaja,
+        HelpersAction::UseCarla { .. } => Helper::Carla,
+        _ => return None,
+    })
+}
+
+/// helpers.md, Decision (timing on your own turn): Digur, Kaja and Carla may be used before
+/// or after the production roll; Asla, Yngvi, Högni, Diara, Ryan, Gregor and Stina only
+/// after it. Each helper is set up so that its advantage is usable after the roll.
+#[test]
+fn own_turn_helpers_before_the_roll_only_digur_kaja_and_carla() {
+    let own_turn = [
+        Helper::Asla,
+        Helper::Yngvi,
+        Helper::Hogni,
+        Helper::Diara,
+        Helper::Ryan,
+        Helper::Gregor,
+        Helper::Stina,
+        Helper::Digur,
+        Helper::Kaja,
+        Helper::Carla,
+    ];
+    for helper in own_turn {
+        let mut g = game(4, 40);
+        let s = g.current;
+        let o = (s + 1) % 4;
+        give_helper(&mut g, s, helper);
+        for seat in 0..4 {
+            give(&mut g, seat, ResourceSet::splat(3));
+        }
+        // Ryan needs an opponent ahead on visible points: o's settlement becomes a city.
+        let c = crate::game::bits(g.players[o as usize].buildings).next().unwrap();
+        g.cities |= bit(c);
+        g.players[o as usize].cities_left -= 1;
+        g.players[o as usize].settlements_left += 1;
+        // Gregor needs a played knight; Carla an unplayed card.
+        take_from_deck(&mut g, s, DevCard::Knight, false);
+        take_from_deck(&mut g, s, DevCard::Knight, false);
+        g.players[s as usize].dev[DevCard::Knight.index()] -= 1;
+        g.players[s as usize].knights += 1;
+        g.players[s as usize].played[DevCard::Knight.index()] += 1;
+        g.cards_played[DevCard::Knight.index()] += 1;
+        // Digur needs the robber off the desert.
+        g.robber = (0..g.topo.hex_count() as u8)
+            .find(|&h| g.board.terrain[h as usize] != Terrain::Desert)
+            .unwrap();
+        g.check_invariants().unwrap();
+        assert_eq!(g.phase, Phase::Roll);
+
+        let mut after = g.clone();
+        after.phase = Phase::Main;
+        after.rolled = true;
+        let legal = after.legal_actions(s);
+        let action = match helper {
+            Helper::Stina => {
+                assert!(legal
+                    .requirements
+                    .iter()
+                    .any(|r| matches!(r, crate::action::Requirement::UseStina { .. })));
+                Action::Helpers(HelpersAction::UseStina {
+                    give: Resource::Brick,
+                    get: ResourceSet::one(Resource::Ore),
+                })
+            }
+            _ => *legal
+                .actions
+                .iter()
+                .find(|a| helper_of(a) == Some(helper))
+                .unwrap_or_else(|| panic!("{helper:?} not usable after the roll")),
+        };
+        ok(&mut after.clone(), s, action);
+
+        let before = g.legal_actions(s);
+        let listed = before.actions.iter().any(|a| helper_of(a) == Some(helper))
+            || before
+                .requirements
+                .iter()
+                .any(|r| matches!(r, crate::action::Requirement::UseStina { .. }));
+        if helper.usable_before_roll() {
+            assert!(listed, "{helper:?} is usable before the roll");
+            ok(&mut g, s, action);
+        } else {
+            assert!(!listed, "{helper:?} is listed before the roll");
+            let e = refused(&mut g, s, action);
+            assert!(
+                matches!(e, RuleError::WrongPhase { .. }),
+                "{helper:?} before the roll: {e:?}"
+            );
+        }
+    }
+    assert_eq!(
+        Helper::ALL
+            .iter()
+            .filter(|h| h.usable_before_roll())
+            .copied()
+            .collect::<Vec<_>>(),
+        [Helper::Digur, Helper::Kaja, Helper::Carla]
+    );
 }
 
 // ----- the twelve advantages ------------------------------------------------------------
@@ -582,7 +706,12 @@ fn diara_with_a_short_deck_looks_at_what_is_left() {
     while g.deck_len > 1 {
         g.deck_len -= 1;
         let c = g.deck[g.deck_len as usize];
+        if c == DevCard::VictoryPoint {
+            g.players[3].dev[c.index()] += 1;
+            continue;
+        }
         g.cards_played[c.index()] += 1;
+        g.players[3].played[c.index()] += 1;
         if c == DevCard::Knight {
             g.players[3].knights += 1;
         }
@@ -674,6 +803,7 @@ fn gregor_trades_a_knight_for_a_cheap_city_and_army_is_reevaluated() {
             g.deck_len -= 1;
             g.deck.swap(k, g.deck_len as usize);
             g.cards_played[DevCard::Knight.index()] += 1;
+            g.players[seat as usize].played[DevCard::Knight.index()] += 1;
         }
     }
     g.largest_army = Some(s);
@@ -879,6 +1009,54 @@ fn carla_refused_with_an_empty_deck() {
     );
 }
 
+/// Takes a card of `card`'s kind out of the deck into `seat`'s hand (bought this turn if
+/// `new`).
+fn take_from_deck(g: &mut Game, seat: Seat, card: DevCard, new: bool) {
+    let len = g.deck_len as usize;
+    let k = (0..len).find(|&i| g.deck[i] == card).unwrap();
+    g.deck.swap(k, len - 1);
+    g.deck_len -= 1;
+    g.players[seat as usize].dev[card.index()] += 1;
+    if new {
+        g.players[seat as usize].dev_new[card.index()] += 1;
+    }
+}
+
+/// helpers.md, Carla, Decision: when the user holds copies of the chosen kind both bought
+/// this turn and earlier, a copy bought this turn goes under the deck (the playable one
+/// stays).
+#[test]
+fn carla_returns_a_copy_bought_this_turn_first() {
+    let mut g = game(4, 23);
+    let s = g.current;
+    give_helper(&mut g, s, Helper::Carla);
+    take_from_deck(&mut g, s, DevCard::Knight, false);
+    take_from_deck(&mut g, s, DevCard::Knight, true);
+    // The next card drawn is a Monopoly.
+    let len = g.deck_len as usize;
+    let m = (0..len).find(|&i| g.deck[i] == DevCard::Monopoly).unwrap();
+    g.deck.swap(m, len - 1);
+    assert_eq!(g.players[s as usize].playable(DevCard::Knight), 1);
+    ok(
+        &mut g,
+        s,
+        Action::Helpers(HelpersAction::UseCarla {
+            card: DevCard::Knight,
+        }),
+    );
+    let p = g.players[s as usize];
+    assert_eq!(p.dev[DevCard::Knight.index()], 1);
+    assert_eq!(p.dev_new[DevCard::Knight.index()], 0, "the new copy went under");
+    assert_eq!(p.playable(DevCard::Knight), 1, "the playable copy stays");
+    assert_eq!(p.dev_new[DevCard::Monopoly.index()], 1);
+    assert_eq!(g.deck[0], DevCard::Knight);
+    ok(&mut g, s, Action::Helpers(HelpersAction::HelperFlip));
+    // Before the roll (Carla may be used then), the kept knight is played at once.
+    assert_eq!(g.phase, Phase::Roll);
+    ok(&mut g, s, Action::PlayKnight);
+    g.check_invariants().unwrap();
+}
+
 #[test]
 fn hogni_moves_an_end_road_and_longest_road_follows() {
     let mut g = game(4, 25);
@@ -941,4 +1119,129 @@ fn helpers_wire_format_is_flat() {
     assert_eq!(serde_json::from_str::<Phase>(j).unwrap(), p);
     // Core variants still come first and still refuse unknown fields.
     assert!(serde_json::from_str::<Action>(r#"{"type":"build_road","edge":1,"x":1}"#).is_err());
+}
+
+// ----- Paired Players (five-six.md) ------------------------------------------------------
+
+/// A paired 5–6 game with The Helpers, past set-up, in the first player's roll phase.
+fn paired_game(players: u8, seed: u64) -> Game {
+    let mut c = config(players);
+    c.five_six_turns = Some(crate::config::FiveSixTurns::Paired);
+    game_with(c, seed)
+}
+
+/// five-six.md: player 2 may use a helper during their part of a paired turn (the Helpers'
+/// rules: "player 2 can play a helper during their portion of the paired turn"). Decision:
+/// once in the part, which does not use up their own next turn's.
+#[test]
+fn paired_player_2_may_use_a_helper_once_in_their_part() {
+    let mut g = paired_game(5, 30);
+    let p1 = g.current;
+    let p2 = (p1 + 3) % 5;
+    give_helper(&mut g, p2, Helper::Kaja);
+    main_phase(&mut g, p1);
+    // Not in player 1's part.
+    let r = kaja_resource(&g);
+    refused(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::UseKaja { resource: r }),
+    );
+    ok(&mut g, p1, Action::EndTurn);
+    assert_eq!(g.current, p2);
+    let r = kaja_resource(&g);
+    let use_kaja = Action::Helpers(HelpersAction::UseKaja { resource: r });
+    assert!(g.legal_actions(p2).actions.contains(&use_kaja));
+    ok(&mut g, p2, use_kaja);
+    assert_eq!(pending(&g), Pending::FlipOrExchange { seat: p2 });
+    ok(&mut g, p2, Action::Helpers(HelpersAction::HelperFlip));
+    assert_eq!((g.phase, g.current), (Phase::Main, p2), "back to the part");
+    let e = refused(&mut g, p2, use_kaja);
+    assert!(e.to_string().contains("once per turn"), "{e}");
+    assert!(g.view(Viewer::Spectator).helpers.unwrap().held[p2 as usize].used);
+    // On to player 2's own turn: the helper (moon side) is usable again.
+    ok(&mut g, p2, Action::EndTurn);
+    while g.current != p2 || g.paired.is_some() {
+        let s = g.current;
+        main_phase(&mut g, s);
+        ok(&mut g, s, Action::EndTurn);
+    }
+    assert_eq!(g.phase, Phase::Roll);
+    let r = kaja_resource(&g);
+    ok(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::UseKaja { resource: r }),
+    );
+}
+
+/// Decision: the part belongs to player 1's turn, so a helper player 2 received earlier in
+/// that turn (exchanged after Hilda on player 1's roll) waits for a later turn.
+#[test]
+fn paired_helper_received_earlier_in_the_turn_waits() {
+    let mut g = paired_game(6, 31);
+    let p1 = g.current;
+    let p2 = (p1 + 3) % 6;
+    give_helper(&mut g, p2, Helper::Hilda);
+    let n = roll_number(&g, p2, false).unwrap();
+    g.phase = Phase::Main;
+    g.rolled = true;
+    g.dice = Some([1, n - 1]);
+    let mut ev = Vec::new();
+    let receivers = g.produce(n, &mut ev);
+    g.helpers_after_production(receivers);
+    assert_eq!(pending(&g), Pending::HildaOffer { seat: p2 });
+    ok(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::UseHilda {
+            resource: Resource::Grain,
+        }),
+    );
+    let take = super::helpers_in(g.hs().display).next().unwrap();
+    ok(
+        &mut g,
+        p2,
+        Action::Helpers(HelpersAction::HelperExchange { helper: take }),
+    );
+    ok(&mut g, p1, Action::EndTurn);
+    assert_eq!(g.current, p2);
+    assert!(g.view(Viewer::Spectator).helpers.unwrap().held[p2 as usize].fresh);
+    assert!(g.check_own_helper(p2, take, "use a helper").is_err());
+    assert!(!g.legal_actions(p2).actions.iter().any(|a| helper_of(a).is_some()));
+}
+
+/// Decision: every own-turn helper works in player 2's part (the turn's roll is resolved),
+/// Asla's forced trade included: it is a helper's advantage, not a trade offer.
+#[test]
+fn paired_player_2_may_use_asla_and_ryan_in_their_part() {
+    for helper in [Helper::Asla, Helper::Ryan] {
+        let mut g = paired_game(6, 32);
+        let p1 = g.current;
+        let p2 = (p1 + 3) % 6;
+        let other = (p2 + 1) % 6;
+        give_helper(&mut g, p2, helper);
+        give(&mut g, other, ResourceSet::splat(1));
+        // Ryan needs someone ahead on visible points.
+        let c = crate::game::bits(g.players[other as usize].buildings)
+            .next()
+            .unwrap();
+        g.cities |= bit(c);
+        g.players[other as usize].cities_left -= 1;
+        g.players[other as usize].settlements_left += 1;
+        main_phase(&mut g, p1);
+        ok(&mut g, p1, Action::EndTurn);
+        assert_eq!(g.current, p2);
+        let a = match helper {
+            Helper::Asla => Action::Helpers(HelpersAction::UseAsla {
+                resource: Resource::Ore,
+                first: other,
+                second: None,
+            }),
+            _ => Action::Helpers(HelpersAction::UseRyan { target: other }),
+        };
+        assert!(g.legal_actions(p2).actions.contains(&a), "{helper:?}");
+        ok(&mut g, p2, a);
+        assert_eq!(pending(&g).seat(), Some(p2));
+    }
 }

@@ -5,8 +5,8 @@
 //! after production, on a 7, after a robber move, after a build, on buying a card, at
 //! the end and the start of a turn, for victory points, legal actions, views and invariants — and each
 //! hook dispatches to the active scenario's module with one arm per scenario. Hooks that
-//! return a [`Step`] may replace the core's step rather than follow it (a scenario that
-//! brings its own robber or deck answers [`Step::Replaced`]).
+//! return a `Step` may replace the core's step rather than follow it (a scenario that
+//! brings its own robber or deck answers `Step::Replaced`).
 //!
 //! A scenario's actions, events and phases are its own enums, joined to the core ones by
 //! one `#[serde(untagged)]` variant each (`Action::Helpers`, `Event::Helpers`,
@@ -16,7 +16,10 @@
 //! Adding a scenario: a module under `src/`, a variant of [`crate::config::Scenario`] and
 //! of [`ScenarioState`], one variant of `Action` / `Event` / `Phase` (as needed) with its
 //! arm in `Game::dispatch`, `Game::waiting_on` and `Game::phase_reason`, one field of
-//! [`View`], and one arm in each hook below that the scenario cares about.
+//! [`View`], and one arm in each hook below that the scenario cares about. Positions: one
+//! field of [`Position`] for the scenario's part, and one function in its module that
+//! validates the part and builds the state (an arm in `ScenarioState::from_position`),
+//! with its reverse in `Game::hook_position`.
 
 use crate::action::{LegalActions, Seat, SeatSet};
 use crate::config::{GameConfig, Scenario};
@@ -25,6 +28,7 @@ use crate::event::Event;
 use crate::frenemies::FrenemiesState;
 use crate::game::{Game, Phase};
 use crate::helpers::HelpersState;
+use crate::position::{Position, PositionError};
 use crate::rng::Rng;
 use crate::view::{View, Viewer};
 
@@ -101,7 +105,70 @@ impl ScenarioState {
     }
 }
 
+/// Whether the scenario can move a road away from the building it served (The Helpers'
+/// Högni moves an end road), so that a building may stand without a road of its owner.
+pub(crate) fn roads_can_move(config: &GameConfig) -> bool {
+    match config.scenario {
+        None | Some(Scenario::Frenemies) => false,
+        Some(Scenario::Helpers) => true,
+    }
+}
+
+impl ScenarioState {
+    /// The scenario state a position describes: its scenario's part, validated against the
+    /// rest of `game` (built from the same position), by the scenario's own function. A
+    /// part for a scenario the game does not play is refused; adding a scenario adds its
+    /// field to [`Position`], its name below and one arm.
+    pub(crate) fn from_position(game: &Game, position: &Position) -> Result<ScenarioState, PositionError> {
+        let parts = [
+            (Scenario::Helpers, "helpers", position.helpers.is_some()),
+            (Scenario::Frenemies, "frenemies", position.frenemies.is_some()),
+        ];
+        for (scenario, name, given) in parts {
+            if given && game.config.scenario != Some(scenario) {
+                return Err(PositionError::Scenario {
+                    scenario: name,
+                    reason: "the position has a part for a scenario this game does not play".into(),
+                });
+            }
+        }
+        let missing = |scenario: &'static str| PositionError::Scenario {
+            scenario,
+            reason: "the game plays this scenario: the position needs its part".into(),
+        };
+        Ok(match game.config.scenario {
+            None => ScenarioState::Base,
+            Some(Scenario::Helpers) => {
+                let part = position.helpers.as_ref().ok_or_else(|| missing("helpers"))?;
+                ScenarioState::Helpers(game.helpers_from_position(part)?)
+            }
+            Some(Scenario::Frenemies) => {
+                let part = position.frenemies.as_ref().ok_or_else(|| missing("frenemies"))?;
+                ScenarioState::Frenemies(game.frenemies_from_position(part)?)
+            }
+        })
+    }
+}
+
 impl Game {
+    /// Hook: the scenario's part of [`Game::position`].
+    pub(crate) fn hook_position(&self, p: &mut Position) {
+        match &self.scenario {
+            ScenarioState::Base => {}
+            ScenarioState::Helpers(h) => p.helpers = Some(self.helpers_position(h)),
+            ScenarioState::Frenemies(f) => p.frenemies = Some(self.frenemies_position(f)),
+        }
+    }
+
+    /// Hook: development cards by kind the scenario holds outside the deck, the hands and
+    /// the played pile (Diara's look).
+    pub(crate) fn hook_cards_aside(&self) -> [u8; 5] {
+        match &self.scenario {
+            ScenarioState::Base | ScenarioState::Frenemies(_) => [0; 5],
+            ScenarioState::Helpers(h) => self.helpers_cards_aside(h),
+        }
+    }
+
     /// The active scenario's state.
     pub fn scenario_state(&self) -> &ScenarioState {
         &self.scenario
@@ -184,6 +251,15 @@ impl Game {
         match self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) => {}
             ScenarioState::Frenemies(_) => self.frenemies_new_turn(),
+        }
+    }
+
+    /// Hook: Paired Players: player 2 (`seat`) begins their part of the current turn
+    /// ([`crate::paired`]); per-turn limits start afresh for them.
+    pub(crate) fn hook_paired_part_started(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Frenemies(_) => self.frenemies_turn_limits_reset(),
         }
     }
 

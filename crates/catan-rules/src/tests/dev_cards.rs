@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::board::Layout;
+use crate::view::Viewer;
 
 fn count_deck(g: &Game) -> [u8; 5] {
     let mut n = [0u8; 5];
@@ -111,6 +112,43 @@ fn one_development_card_per_turn() {
     g.start_turn(0, &mut Vec::new());
     ok(&mut g, 0, Action::PlayMonopoly { resource: Ore });
     assert_refused(&mut g, 0, Action::PlayKnight);
+    check(&g);
+}
+
+/// Views carry what the event stream told before (and a reconnecting client lost): whether
+/// the current player has played a card this turn, and every seat's played cards by kind.
+#[test]
+fn views_show_this_turns_card_and_cards_played_by_kind() {
+    let mut g = blank(4);
+    main_phase(&mut g);
+    give_dev(&mut g, 0, DevCard::Knight, false);
+    give_dev(&mut g, 0, DevCard::Monopoly, false);
+    let views = |g: &Game| [Viewer::Spectator, Viewer::Seat(0), Viewer::Seat(1)].map(|v| g.view(v));
+    for v in views(&g) {
+        assert!(!v.development_card_played);
+        assert_eq!(v.players[0].played_development_cards.knight, 0);
+    }
+    ok(&mut g, 0, Action::PlayKnight);
+    let h = empty_hex(&g, true);
+    ok(&mut g, 0, Action::MoveRobber { hex: h, victim: None });
+    for v in views(&g) {
+        assert!(v.development_card_played, "{:?}", v.viewer);
+        assert_eq!(v.players[0].played_development_cards.knight, 1);
+        assert_eq!(v.players[0].knights_played, 1);
+        assert_eq!(v.players[1].played_development_cards.knight, 0);
+    }
+    // A new turn clears the flag; the counts stay.
+    g.start_turn(0, &mut Vec::new());
+    main_phase(&mut g);
+    assert!(!g.view(Viewer::Spectator).development_card_played);
+    ok(&mut g, 0, Action::PlayMonopoly { resource: Ore });
+    let v = g.view(Viewer::Seat(2));
+    assert!(v.development_card_played);
+    let played = v.players[0].played_development_cards;
+    assert_eq!((played.knight, played.monopoly, played.victory_point), (1, 1, 0));
+    let json = serde_json::to_value(&v).unwrap();
+    assert_eq!(json["development_card_played"], true);
+    assert_eq!(json["players"][0]["played_development_cards"]["monopoly"], 1);
     check(&g);
 }
 
@@ -277,33 +315,25 @@ fn year_of_plenty_takes_only_what_the_bank_holds() {
     give_dev(&mut g, 0, DevCard::YearOfPlenty, false);
     drain_bank(&mut g, Ore, 1, 2);
     drain_bank(&mut g, Brick, 0, 2);
-    let err = assert_refused(
-        &mut g,
-        0,
-        Action::PlayYearOfPlenty {
-            first: Ore,
-            second: Ore,
-        },
-    );
-    assert_eq!(err, RuleError::BankEmpty { resource: Ore });
+    drain_bank(&mut g, Lumber, 0, 2);
+    // Neither card of the pair in the bank: the card cannot be played.
     let err = assert_refused(
         &mut g,
         0,
         Action::PlayYearOfPlenty {
             first: Brick,
-            second: Wool,
+            second: Lumber,
         },
     );
     assert_eq!(err, RuleError::BankEmpty { resource: Brick });
     let legal = g.legal_actions(0).actions;
     assert!(!legal.contains(&Action::PlayYearOfPlenty {
-        first: Ore,
-        second: Ore
+        first: Brick,
+        second: Lumber
     }));
-    assert!(legal.contains(&Action::PlayYearOfPlenty {
-        first: Grain,
-        second: Ore
-    }));
+    for (first, second) in [(Grain, Ore), (Ore, Ore), (Brick, Ore)] {
+        assert!(legal.contains(&Action::PlayYearOfPlenty { first, second }));
+    }
     let mut same = g.clone();
     ok(
         &mut g,
@@ -327,6 +357,79 @@ fn year_of_plenty_takes_only_what_the_bank_holds() {
     assert_eq!(hand(&same, 0), n_of(Wool, 2));
     check(&g);
     check(&same);
+}
+
+/// base.md, Decision: when the bank cannot supply the pair a player wants, they may take a
+/// single card instead; the card is then played.
+#[test]
+fn year_of_plenty_takes_a_single_card_when_the_bank_cannot_supply_the_pair() {
+    let mut g = blank(4);
+    main_phase(&mut g);
+    give_dev(&mut g, 0, DevCard::YearOfPlenty, false);
+    drain_bank(&mut g, Ore, 1, 2);
+    drain_bank(&mut g, Brick, 0, 2);
+    for (first, second) in [(Ore, Ore), (Brick, Ore), (Ore, Brick)] {
+        let mut h = g.clone();
+        let ev = ok(&mut h, 0, Action::PlayYearOfPlenty { first, second });
+        assert_eq!(hand(&h, 0), one(Ore), "{first:?}+{second:?}");
+        assert!(ev.contains(&Event::YearOfPlenty {
+            seat: 0,
+            cards: one(Ore)
+        }));
+        // The card is played: gone from the hand, counted, and the turn's one card.
+        assert!(ev.contains(&Event::DevelopmentCardPlayed {
+            seat: 0,
+            card: DevCard::YearOfPlenty
+        }));
+        assert_eq!(h.players[0].dev[DevCard::YearOfPlenty.index()], 0);
+        assert_eq!(h.players[0].played[DevCard::YearOfPlenty.index()], 1);
+        assert!(h.dev_played);
+        check(&h);
+    }
+}
+
+/// base.md, Decision: with one card left in the whole bank, that card.
+#[test]
+fn year_of_plenty_with_one_card_left_in_the_bank_takes_that_card() {
+    let mut g = blank(4);
+    main_phase(&mut g);
+    give_dev(&mut g, 0, DevCard::YearOfPlenty, false);
+    for r in [Brick, Lumber, Wool, Ore] {
+        drain_bank(&mut g, r, 0, 2);
+    }
+    drain_bank(&mut g, Grain, 1, 3);
+    assert_eq!(g.bank.total(), 1);
+    let legal: Vec<Action> = g
+        .legal_actions(0)
+        .actions
+        .into_iter()
+        .filter(|a| matches!(a, Action::PlayYearOfPlenty { .. }))
+        .collect();
+    // Every listed pair names the grain, and each takes that one card.
+    assert_eq!(legal.len(), 5);
+    for a in legal {
+        let mut h = g.clone();
+        ok(&mut h, 0, a);
+        assert_eq!(hand(&h, 0), one(Grain), "{a:?}");
+        assert!(h.bank.is_empty());
+        check(&h);
+    }
+    // The bank empty: nothing to take, the card stays in hand.
+    drain_bank(&mut g, Grain, 0, 3);
+    let err = assert_refused(
+        &mut g,
+        0,
+        Action::PlayYearOfPlenty {
+            first: Grain,
+            second: Grain,
+        },
+    );
+    assert_eq!(err, RuleError::BankEmpty { resource: Grain });
+    assert!(!g
+        .legal_actions(0)
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::PlayYearOfPlenty { .. })));
 }
 
 #[test]

@@ -1,18 +1,21 @@
 //! Unit tests of the rules engine, one file per system. Positions are built directly on the
 //! `pub(crate)` state (resources always move between the bank and hands, development cards
 //! between the deck and hands, so `check_invariants` keeps passing), then driven through
-//! the public entry point [`Game::apply`].
+//! the public entry point [`Game::apply`]. These may be sparse in ways a real game is not
+//! (roads with no building, an empty board after the set-up); tests that need only real
+//! positions are written on the public API instead, with [`Game::from_position`]
+//! (`crates/catan-rules/tests/victory.rs`, `tests/positions.rs`).
 
 mod building;
 mod dev_cards;
 mod five_six_board;
+mod paired;
 mod production;
 mod robber;
 mod setup;
 mod special_build;
 mod titles;
 mod trade;
-mod victory;
 
 use crate::action::{Action, DevCard, Seat};
 use crate::board::NONE;
@@ -164,6 +167,7 @@ pub(crate) fn knights_played(g: &mut Game, seat: Seat, k: u8) {
         give_dev(g, seat, DevCard::Knight, false);
         g.players[seat as usize].dev[DevCard::Knight.index()] -= 1;
         g.players[seat as usize].knights += 1;
+        g.players[seat as usize].played[DevCard::Knight.index()] += 1;
         g.cards_played[DevCard::Knight.index()] += 1;
     }
     g.update_largest_army(&mut Vec::new());
