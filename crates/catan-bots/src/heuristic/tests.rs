@@ -1,6 +1,6 @@
 //! The heuristic bot's key judgements, checked on real positions: those that arise in
-//! complete games it plays (the engine's state cannot be built by hand from outside the
-//! rules crate), each check counting its cases so that it cannot pass vacuously.
+//! complete games it plays (each check counting its cases so that it cannot pass
+//! vacuously), and positions set up for one judgement with `Game::from_position`.
 
 use super::eval::{corner_pips, leader, missing, Eval};
 use super::plan;
@@ -459,4 +459,218 @@ fn only_seen_reads_the_game() {
             .all(|l| l.contains("Seen::new(game, seat)") || l.contains("game: &Game")),
         "{uses:?}"
     );
+}
+
+/// A set-up position on the fixed beginner board for the robber: the bot (seat 0) moves
+/// the robber after a 7; seat 2 has a settlement on the richest hex, seat 1 one on a poor
+/// hex — plus, when `leader`, three cities far away that make it the clear leader.
+/// Returns the game, the rich hex and the poor hex.
+fn robber_position(leader: bool) -> (Game, u8, u8) {
+    use catan_rules::{PlacedBuilding, PlacedRoad, PlayerPosition, Position, ResourceSet, TokenPlacement};
+    let config = GameConfig {
+        tokens: TokenPlacement::Beginner,
+        ..GameConfig::default()
+    };
+    let blank = Game::new(config, 1).unwrap();
+    let topo = blank.topology();
+    let token = |h: u8| blank.board().token[h as usize];
+    let hexes = 0..topo.hex_count() as u8;
+    let rich = hexes.clone().find(|&h| token(h) == 8).unwrap();
+    let touches = |c: u8, h: u8| topo.corner_hexes[c as usize].contains(&h);
+    let poor = hexes
+        .clone()
+        .find(|&h| matches!(token(h), 2 | 12 | 3 | 11) && !topo.hex_neighbors[rich as usize].contains(&h))
+        .unwrap();
+    let mut taken = 0u128;
+    let mut buildings = Vec::new();
+    let mut roads: Vec<PlacedRoad> = Vec::new();
+    let mut place = |seat: u8, city: bool, ok: &dyn Fn(u8) -> bool| {
+        let c = (0..topo.corner_count() as u8)
+            .find(|&c| {
+                taken & (1 << c) == 0
+                    && topo.corner_corners[c as usize]
+                        .iter()
+                        .all(|&n| n == NONE || taken & (1 << n) == 0)
+                    && ok(c)
+            })
+            .unwrap();
+        taken |= 1 << c;
+        buildings.push(PlacedBuilding {
+            corner: c,
+            seat,
+            city,
+        });
+        let e = *topo.corner_edges[c as usize]
+            .iter()
+            .find(|&&e| e != NONE && roads.iter().all(|r| r.edge != e))
+            .unwrap();
+        roads.push(PlacedRoad { edge: e, seat });
+    };
+    let away = |c: u8| !touches(c, rich) && !touches(c, poor);
+    place(2, false, &|c| touches(c, rich) && !touches(c, poor));
+    place(1, false, &|c| touches(c, poor) && !touches(c, rich));
+    place(0, false, &away);
+    if leader {
+        for _ in 0..3 {
+            place(1, true, &away);
+        }
+    }
+    let hand = PlayerPosition {
+        hand: ResourceSet::new(1, 1, 1, 1, 0),
+        ..PlayerPosition::default()
+    };
+    let position = Position {
+        buildings,
+        roads,
+        players: vec![PlayerPosition::default(), hand, hand, PlayerPosition::default()],
+        phase: Phase::MoveRobber,
+        current: 0,
+        turn: 12,
+        dice: Some([3, 4]),
+        ..Position::default()
+    };
+    (Game::from_position(config, &position, 1).unwrap(), rich, poor)
+}
+
+#[test]
+fn the_robber_chooses_the_leader_over_a_richer_hex() {
+    // Without a leader the robber goes to the richer hex (an 8) and robs its owner...
+    let (game, rich, _) = robber_position(false);
+    let a = HeuristicBot::new(1).choose(&game, 0).unwrap();
+    assert_eq!(
+        a,
+        Action::MoveRobber {
+            hex: rich,
+            victim: Some(2)
+        }
+    );
+    // ...but with seat 1 clearly ahead it goes to the leader's poor hex and robs the leader.
+    let (game, _, poor) = robber_position(true);
+    assert!(game.public_victory_points(1) >= game.public_victory_points(2) + 2);
+    let a = HeuristicBot::new(1).choose(&game, 0).unwrap();
+    let Action::MoveRobber { hex, victim } = a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(victim, Some(1), "{a:?}");
+    assert!(
+        game.topology().hex_corners[hex as usize]
+            .iter()
+            .any(|&c| game.corner_owner(c) == Some(1)),
+        "{a:?} (the leader's hex {poor} or one of its cities' hexes)"
+    );
+}
+
+/// The bot (seat 1), building towards a settlement and short of brick, with a spare wool;
+/// seat 0 offers `give` for `get`.
+fn offer_position(give: catan_rules::ResourceSet, get: catan_rules::ResourceSet) -> Game {
+    use catan_rules::{
+        PerSeat, PlacedBuilding, PlacedRoad, PlayerPosition, Position, ResourceSet, Response, SeatSet,
+        TradeOffer,
+    };
+    let config = GameConfig::default();
+    let blank = Game::new(config, 5).unwrap();
+    let topo = blank.topology();
+    // Seat 1: a settlement on three hexes, one of them hills (so brick comes in time), no
+    // harbor; two roads lead to a free corner.
+    let hills = |c: u8| {
+        topo.corner_hexes[c as usize]
+            .iter()
+            .any(|&h| h != NONE && blank.board().terrain[h as usize] == catan_rules::Terrain::Hills)
+    };
+    let c0 = (0..topo.corner_count() as u8)
+        .find(|&c| {
+            hills(c) && blank.board().harbor_at(c).is_none() && !topo.corner_hexes[c as usize].contains(&NONE)
+        })
+        .unwrap();
+    let e0 = topo.corner_edges[c0 as usize]
+        .iter()
+        .copied()
+        .find(|&e| e != NONE)
+        .unwrap();
+    let [a, b] = topo.edge_corners[e0 as usize];
+    let c1 = if a == c0 { b } else { a };
+    let e1 = topo.corner_edges[c1 as usize]
+        .iter()
+        .copied()
+        .find(|&e| e != NONE && e != e0)
+        .unwrap();
+    let far = (20..topo.corner_count() as u8)
+        .find(|&c| !topo.corner_corners[c as usize].contains(&c0))
+        .unwrap();
+    let e_far = topo.corner_edges[far as usize]
+        .iter()
+        .copied()
+        .find(|&e| e != NONE)
+        .unwrap();
+    let mut responses = PerSeat::filled(4, Response::Declined);
+    responses[1] = Response::Pending;
+    let mut to = SeatSet::EMPTY;
+    to.insert(1);
+    let position = Position {
+        buildings: vec![
+            PlacedBuilding {
+                corner: c0,
+                seat: 1,
+                city: false,
+            },
+            PlacedBuilding {
+                corner: far,
+                seat: 0,
+                city: false,
+            },
+        ],
+        roads: vec![
+            PlacedRoad { edge: e0, seat: 1 },
+            PlacedRoad { edge: e1, seat: 1 },
+            PlacedRoad { edge: e_far, seat: 0 },
+        ],
+        players: vec![
+            PlayerPosition {
+                hand: ResourceSet::new(2, 0, 0, 2, 1),
+                ..PlayerPosition::default()
+            },
+            PlayerPosition {
+                hand: ResourceSet::new(0, 2, 2, 1, 0),
+                ..PlayerPosition::default()
+            },
+            PlayerPosition::default(),
+            PlayerPosition::default(),
+        ],
+        phase: Phase::Main,
+        current: 0,
+        turn: 9,
+        dice: Some([2, 4]),
+        offer: Some(TradeOffer {
+            give,
+            get,
+            to,
+            responses,
+        }),
+        ..Position::default()
+    };
+    Game::from_position(config, &position, 5).unwrap()
+}
+
+#[test]
+fn offers_are_accepted_when_they_help_and_declined_when_they_cost_the_plan() {
+    use catan_rules::ResourceSet;
+    let brick = ResourceSet::new(1, 0, 0, 0, 0);
+    let wool = ResourceSet::new(0, 0, 1, 0, 0);
+    let grain = ResourceSet::new(0, 0, 0, 1, 0);
+    let game = offer_position(brick, wool);
+    let seen = Seen::new(&game, 1);
+    let p = plan::choose(&seen, &Eval::new(&seen), &mut Vec::new());
+    assert!(
+        matches!(p.goal, plan::Goal::Settlement { .. } | plan::Goal::Expand { .. }),
+        "{p:?}"
+    );
+    assert!(
+        p.cost[Resource::Brick] > 0 && p.cost[Resource::Wool] == 1,
+        "{p:?}"
+    );
+    // A brick (what the plan lacks) for the second wool (spare): yes.
+    assert_eq!(HeuristicBot::new(1).choose(&game, 1), Some(Action::AcceptTrade));
+    // A brick for the grain the settlement needs: no better off; not accepted.
+    let game = offer_position(brick, grain);
+    assert_ne!(HeuristicBot::new(1).choose(&game, 1), Some(Action::AcceptTrade));
 }
