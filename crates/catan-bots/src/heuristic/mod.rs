@@ -55,7 +55,14 @@ pub(crate) struct Memory {
     pub gifts: u8,
 }
 
-/// Plays by heuristics; see the module documentation.
+/// Plays to win, by heuristics: it values production by pips and resource diversity,
+/// harbors, the build it is saving for (chosen by value per round of waiting), the Longest
+/// Road and Largest Army races and who leads; places set-up pieces, builds, buys, trades
+/// with the bank and other players, moves the robber against the leader, discards what it
+/// needs least, and uses The Helpers' helpers and Frenemies' favor tokens. It reads only
+/// what its seat may know (its own hand and cards, public counts, the board), decides
+/// from its own seeded RNG and no clock, and each decision is a few microseconds of
+/// analysis with no search. One bot may play any number of seats.
 #[derive(Clone, Debug)]
 pub struct HeuristicBot {
     rng: Rng,

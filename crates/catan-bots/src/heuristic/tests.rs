@@ -371,7 +371,7 @@ fn discards_keep_what_the_plan_needs() {
 }
 
 #[test]
-fn frenemies_harmless_moves_and_gifts_spare_the_leader_none() {
+fn frenemies_gifts_go_to_players_far_from_winning_and_markers_are_taken() {
     // In Frenemies the bot gives gifts only to players with no more visible points than its
     // own that are not close to winning, and takes VP markers when it can.
     let mut gifts = 0;
