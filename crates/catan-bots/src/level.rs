@@ -62,6 +62,15 @@ impl Bot {
         }
     }
 
+    /// Whether a random bot may propose and counter domestic trades (it always answers
+    /// offers; a heuristic bot trades whenever a trade helps it, so this leaves it as is).
+    pub fn with_trades(self, trades: bool) -> Bot {
+        match self {
+            Bot::Random(b) => Bot::Random(b.with_trades(trades)),
+            b => b,
+        }
+    }
+
     pub fn level(&self) -> BotLevel {
         match self {
             Bot::Heuristic(_) => BotLevel::Heuristic,

@@ -13,7 +13,7 @@
 //! `CATAN_PROPTEST_GAMES` sets the games per variant (default 300 locally; CI 2000). The
 //! feature checks need at least 100 games per variant and are skipped below that.
 
-use catan_bots::{Bot, BotLevel, HeuristicBot, RandomBot};
+use catan_bots::{Bot, BotLevel};
 use catan_rules::frenemies::{Earned, FrenemiesAction, FrenemiesEvent, Guild};
 use catan_rules::{
     Action, DevCard, Event, FiveSixTurns, Game, GameConfig, Helper, HelpersAction, HelpersEvent,
@@ -154,10 +154,7 @@ fn play(config: GameConfig, seed: u64, levels: &[BotLevel], tally: &mut Tally) -
     let mut bots: Vec<Bot> = levels
         .iter()
         .enumerate()
-        .map(|(s, &l)| match l {
-            BotLevel::Random => Bot::Random(RandomBot::new(seed ^ s as u64).with_trades(true)),
-            BotLevel::Heuristic => Bot::Heuristic(HeuristicBot::new(seed ^ s as u64)),
-        })
+        .map(|(s, &l)| Bot::new(l, seed ^ s as u64).with_trades(true))
         .collect();
     let heur: Vec<bool> = levels.iter().map(|&l| l == BotLevel::Heuristic).collect();
     let mut legal = LegalActions::default();

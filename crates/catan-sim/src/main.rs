@@ -152,12 +152,7 @@ fn main() -> ExitCode {
                 levels
                     .iter()
                     .enumerate()
-                    .map(|(k, &level)| match level {
-                        BotLevel::Random => {
-                            Bot::Random(RandomBot::new(seed ^ (k as u64) << 56).with_trades(args.trades))
-                        }
-                        level => Bot::new(level, seed ^ (k as u64) << 56),
-                    })
+                    .map(|(k, &level)| Bot::new(level, seed ^ (k as u64) << 56).with_trades(args.trades))
                     .collect(),
             )
         };

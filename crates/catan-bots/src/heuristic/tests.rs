@@ -6,7 +6,7 @@ use super::eval::{corner_pips, leader, missing, Eval};
 use super::plan;
 use super::seen::Seen;
 use super::{robber, HeuristicBot};
-use crate::{Bot, BotLevel, RandomBot};
+use crate::{Bot, BotLevel};
 use catan_rules::board::NONE;
 use catan_rules::{Action, Event, Game, GameConfig, Phase, Resource, Scenario, Seat};
 
@@ -23,10 +23,7 @@ fn play(
     let mut bots: Vec<Bot> = levels
         .iter()
         .enumerate()
-        .map(|(s, &l)| match l {
-            BotLevel::Random => Bot::Random(RandomBot::new(seed ^ s as u64).with_trades(true)),
-            BotLevel::Heuristic => Bot::Heuristic(HeuristicBot::new(seed ^ s as u64)),
-        })
+        .map(|(s, &l)| Bot::new(l, seed ^ s as u64).with_trades(true))
         .collect();
     let mut events = Vec::new();
     while !game.is_over() && game.turn() < 1000 {
