@@ -93,6 +93,92 @@ async fn drive_once(page: &Page) -> bool {
     true
 }
 
+/// The first resource `page`'s hand holds (from the hand shown on the page), if any.
+async fn held_resource(page: &Page, except: Option<&str>) -> Option<String> {
+    let except = serde_json::to_string(&except).unwrap();
+    let r = page
+        .eval(&format!(
+            "(() => {{ for (const li of document.querySelectorAll('[data-hand]')) {{ \
+             const r = li.getAttribute('data-hand'); \
+             if (r !== {except} && Number(li.textContent.match(/\\d+/)[0]) > 0) return r; }} return null; }})()"
+        ))
+        .await
+        .unwrap();
+    r.as_str().map(str::to_string)
+}
+
+const OTHER: [&str; 5] = ["brick", "lumber", "wool", "grain", "ore"];
+
+/// A domestic trade through the dialogs: Ann offers 1 card for 1 of another resource, Bo
+/// counters (or, holding nothing else, declines), Ann confirms with Bo (or withdraws).
+/// Returns whether the cards changed hands.
+async fn trade_by_dialogs(ann: &Page, bo: &Page) -> bool {
+    let Some(give) = held_resource(ann, None).await else {
+        return false;
+    };
+    let want = OTHER.iter().find(|r| **r != give).unwrap().to_string();
+    ann.click("[data-do=offer_trade]").await.unwrap();
+    ann.click(&format!("[data-picker-name=give] [data-plus={give}]"))
+        .await
+        .unwrap();
+    ann.click(&format!("[data-picker-name=get] [data-plus={want}]"))
+        .await
+        .unwrap();
+    ann.click("[data-submit=offer]").await.unwrap();
+    ann.wait_for("document.querySelector('[data-offer]')", "Ann's open offer")
+        .await
+        .unwrap();
+    bo.wait_for(
+        "document.querySelector('[data-offer]') && document.querySelector('[data-do=decline_trade]')",
+        "the offer on Bo's page",
+    )
+    .await
+    .unwrap();
+    let bo_gives = held_resource(bo, Some(&give)).await;
+    match bo_gives {
+        Some(r) => {
+            // Bo's counter, from Bo's side: Bo gives 1 `r` and gets 1 `give`.
+            bo.click("[data-do=counter_offer]").await.unwrap();
+            bo.click(&format!("[data-picker-name=give] [data-plus={r}]"))
+                .await
+                .unwrap();
+            bo.click(&format!("[data-picker-name=get] [data-plus={give}]"))
+                .await
+                .unwrap();
+            bo.click("[data-submit=counter]").await.unwrap();
+            ann.wait_for("document.querySelector('[data-do=confirm_trade]') && document.querySelector('[data-offer]').textContent.includes('countered')", "Bo's counter on Ann's page").await.unwrap();
+            ann.click("[data-do=confirm_trade]").await.unwrap();
+            let bo_choice = ann
+                .wait_for("[...document.querySelectorAll('[data-choice]')].find(b => b.textContent.includes('Bo'))?.getAttribute('data-choice')", "the choice of Bo")
+                .await
+                .unwrap();
+            ann.click(&format!("[data-choice=\"{}\"]", bo_choice.as_str().unwrap()))
+                .await
+                .unwrap();
+            for p in [ann, bo] {
+                p.wait_for("[...document.querySelectorAll('.log li')].some(li => /gave .* to Bo/.test(li.textContent))", "the completed trade in the log").await.unwrap();
+            }
+            true
+        }
+        None => {
+            bo.click("[data-do=decline_trade]").await.unwrap();
+            ann.wait_for("!document.querySelector('[data-offer]') || document.querySelector('[data-offer]').textContent.includes('declined')", "Bo's answer").await.unwrap();
+            if ann
+                .eval("!!document.querySelector('[data-do=cancel_trade]')")
+                .await
+                .unwrap()
+                == json!(true)
+            {
+                ann.click("[data-do=cancel_trade]").await.unwrap();
+            }
+            ann.wait_for("!document.querySelector('[data-offer]')", "the offer withdrawn")
+                .await
+                .unwrap();
+            false
+        }
+    }
+}
+
 fn no_js_errors(page: &Page, what: &str) {
     let errors = page.errors();
     assert!(
@@ -228,6 +314,9 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
     let mut clicks = 0u32;
     let mut reloaded = false;
     let mut shot = false;
+    let mut traded = false;
+    let mut trade_tries = 0;
+    let mut chatted = false;
     loop {
         let over = ann.eval("!!document.querySelector('.game-over')").await.unwrap();
         if over == json!(true) {
@@ -237,6 +326,28 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
             Instant::now() < deadline,
             "the game did not end within 15 minutes ({clicks} clicks)"
         );
+        if !traded
+            && trade_tries < 5
+            && ann
+                .eval(
+                    "!!document.querySelector('[data-do=offer_trade]') && !document.querySelector('.modal')",
+                )
+                .await
+                .unwrap()
+                == json!(true)
+        {
+            trade_tries += 1;
+            traded = trade_by_dialogs(&ann, &bo).await;
+        }
+        if !chatted && clicks >= 20 {
+            // Chat reaches the other seat and the spectator.
+            ann.type_into("input[name=chat]", "good luck, all").await.unwrap();
+            ann.press("Enter").await.unwrap();
+            for p in [&bo, &spec] {
+                p.wait_for("[...document.querySelectorAll('.chat-list li')].some(li => li.textContent.includes('good luck, all'))", "the chat line").await.unwrap();
+            }
+            chatted = true;
+        }
         let mut acted = false;
         for p in [&ann, &bo] {
             if drive_once(p).await {
@@ -383,7 +494,7 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
         no_js_errors(p, what);
     }
     eprintln!(
-        "browser game: {clicks} clicks, played in {:.1} s, whole test {:.1} s; screenshots in {}",
+        "browser game: {clicks} clicks, trade completed: {traded}, played in {:.1} s, whole test {:.1} s; screenshots in {}",
         played.as_secs_f64(),
         started.elapsed().as_secs_f64(),
         shots().display()
