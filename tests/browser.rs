@@ -618,3 +618,69 @@ async fn the_five_six_island_and_every_scenario_play_in_the_browser() {
     drop(browser);
     server.stop().await;
 }
+
+/// Without a browser: the pages and every file they load, with their content types and
+/// cache headers, and the total a game page downloads (at most 300 KB).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_is_served_with_content_types_cache_headers_and_a_small_weight() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let base = format!("http://{}", server.addr);
+    let http = reqwest::Client::new();
+    let get = |path: String| {
+        let http = http.clone();
+        let url = format!("{base}{path}");
+        async move {
+            let r = http.get(&url).send().await.unwrap();
+            let status = r.status().as_u16();
+            let header = |n: &str| {
+                r.headers()
+                    .get(n)
+                    .map(|v| v.to_str().unwrap().to_string())
+                    .unwrap_or_default()
+            };
+            let (kind, cache) = (header("content-type"), header("cache-control"));
+            (status, kind, cache, r.text().await.unwrap())
+        }
+    };
+    let mut shell = String::new();
+    for page in ["/", "/r/K7QF3MXA", "/games/9f1c"] {
+        let (status, kind, cache, body) = get(page.to_string()).await;
+        assert_eq!(status, 200, "{page}");
+        assert_eq!(kind, "text/html; charset=utf-8", "{page}");
+        assert_eq!(cache, "no-cache", "{page}");
+        shell = body;
+    }
+    // Follow every file the page loads: the shell's links, then each module's imports.
+    let start = shell.find("/assets/").unwrap();
+    let dir_end = start + shell[start + 8..].find('/').unwrap() + 9;
+    let assets = shell[start..dir_end].to_string();
+    let mut queue: Vec<String> = vec!["app.js".into(), "style.css".into(), "favicon.svg".into()];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut weight = shell.len();
+    while let Some(file) = queue.pop() {
+        if !seen.insert(file.clone()) {
+            continue;
+        }
+        let (status, kind, cache, body) = get(format!("{assets}{file}")).await;
+        assert_eq!(status, 200, "{file}");
+        let want = match file.rsplit('.').next().unwrap() {
+            "js" => "text/javascript; charset=utf-8",
+            "css" => "text/css; charset=utf-8",
+            _ => "image/svg+xml",
+        };
+        assert_eq!(kind, want, "{file}");
+        assert_eq!(cache, "public, max-age=31536000, immutable", "{file}");
+        weight += body.len();
+        for part in body.split("from './").skip(1) {
+            queue.push(part[..part.find('\'').unwrap()].to_string());
+        }
+    }
+    assert!(seen.len() >= 12, "{seen:?}");
+    assert!(weight <= 300 * 1024, "a game page downloads {weight} bytes");
+    eprintln!("a game page downloads {weight} bytes in {} files", seen.len() + 1);
+    // Unknown files are JSON 404s like every other unknown route.
+    let (status, kind, _, body) = get(format!("{assets}nope.js")).await;
+    assert_eq!((status, kind.as_str()), (404, "application/json"), "{body}");
+    server.stop().await;
+}
