@@ -130,10 +130,7 @@ export class GameScreen {
     else if (phase === 'setup_settlement' || phase === 'setup_road') text = `Set-up: ${this.name(v.current)} places a ${phase === 'setup_road' ? 'road' : 'settlement'}.`;
     else text = `Turn ${v.turn}: ${this.name(v.current)} — ${phase.replace(/_/g, ' ')}.`;
     if (mine && this.ctx.seat !== null) text += ' Your move.';
-    if (v.deadline_ms || v.turn_deadline_ms) {
-      const at = v.deadline_ms || v.turn_deadline_ms;
-      this.deadline = at;
-    }
+    this.deadline = v.deadline_ms || v.turn_deadline_ms || null;
     this.el.banner.replaceChildren(h('span', {}, text), this.countdown(v));
     this.el.banner.classList.toggle('your-move', Boolean(mine));
   }
@@ -141,6 +138,7 @@ export class GameScreen {
   /** A turn timer, if the server gives one (`deadline_ms`). */
   countdown() {
     const at = this.deadline;
+    clearInterval(this.timer);
     if (!at) return '';
     const el = h('span', { class: 'countdown', 'data-countdown': '1' });
     const tick = () => {
