@@ -438,6 +438,11 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
             "{what}"
         );
     }
+    // Every update applied as a patch: no page had to ask for a fresh snapshot.
+    for (p, what) in [(&ann, "Ann"), (&bo, "Bo"), (&spec, "spectator")] {
+        let resyncs = p.eval("window.catanConnection.resyncs || 0").await.unwrap();
+        assert_eq!(resyncs, json!(0), "{what} resynced");
+    }
     // The spectator's board shows what the players' boards show.
     let pieces = "document.querySelectorAll('[data-building]').length + '/' + document.querySelectorAll('[data-road]').length";
     assert_eq!(ann.eval(pieces).await.unwrap(), spec.eval(pieces).await.unwrap());
