@@ -1,6 +1,8 @@
 //! The end-to-end harness: a real server on an ephemeral port, an HTTP client, and a
 //! WebSocket client that keeps its view up to date from snapshots and patches.
 
+pub mod browser;
+
 use catan_protocol::ServerMsg;
 use catan_rules::{Action, Requirement, ResourceSet, Rng};
 use futures_util::{SinkExt, StreamExt};

@@ -16,7 +16,9 @@ pub mod registry;
 pub mod room;
 pub mod schema;
 pub mod session;
+pub mod stats;
 pub mod view_stream;
+pub mod web;
 
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderValue, Method, StatusCode};
@@ -195,6 +197,7 @@ pub fn router(state: AppState, store: Option<Store>) -> Router {
         .route("/api/rooms/{code}", get(room_info))
         .route("/api/schema", get(json_schema))
         .route("/ws", get(session::upgrade))
+        .merge(web::routes())
         .with_state(state);
     let app = match store {
         Some(store) => app.merge(history::routes(store)),

@@ -35,7 +35,8 @@ struct Args {
     /// Turn limit after which a game counts as failed.
     #[arg(long, default_value_t = 5000)]
     turn_cap: u32,
-    /// Victory point target (default: the scenario's, 10 or 11 for Frenemies).
+    /// Victory point target (default: the scenario's: 10, 11 for Frenemies, 12 for
+    /// Barbarian Invasion).
     #[arg(long)]
     victory_points: Option<u8>,
     /// Token placement: spiral, random or beginner.
@@ -47,7 +48,8 @@ struct Args {
     /// 5–6 players: `special_building` (the default) or `paired` (Paired Players).
     #[arg(long)]
     five_six_turns: Option<String>,
-    /// Scenario: `helpers` (The Helpers) or `frenemies` (Catan Frenemies).
+    /// Scenario: `helpers` (The Helpers), `frenemies` (Catan Frenemies) or `barbarians`
+    /// (Barbarian Invasion).
     #[arg(long)]
     scenario: Option<String>,
     /// The Helpers: every remaining helper goes to the display.
@@ -84,8 +86,9 @@ fn main() -> ExitCode {
         None | Some("none") => None,
         Some("helpers") => Some(Scenario::Helpers),
         Some("frenemies") => Some(Scenario::Frenemies),
+        Some("barbarians") => Some(Scenario::Barbarians),
         Some(other) => {
-            eprintln!("unknown --scenario {other} (helpers, frenemies)");
+            eprintln!("unknown --scenario {other} (helpers, frenemies, barbarians)");
             return ExitCode::from(2);
         }
     };
