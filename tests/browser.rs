@@ -48,7 +48,7 @@ const DRIVER: &str = r#"(() => {
   }
   const buttons = ['roll_dice', 'discard', 'decline_trade', 'reject_gift', 'decline_hilda', 'helper_flip',
     'buy_development_card', 'play_knight', 'play_road_building', 'play_monopoly', 'play_year_of_plenty',
-    'diara_keep', 'ryan_take', 'asla_return', 'thorolf_take', 'return_token', 'accept_gift'];
+    'diara_keep', 'ryan_take', 'asla_return', 'thorolf_take', 'return_token', 'accept_gift', 'maritime_trade'];
   for (const b of buttons) {
     if (document.querySelector(`[data-do="${b}"]`)) return { sel: `[data-do="${b}"]`, render: b !== 'discard' };
   }
@@ -356,7 +356,7 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
             }
         }
         if !shot
-            && (clicks >= 45
+            && (clicks >= 32
                 || ann
                     .eval("document.querySelectorAll('[data-building]').length >= 9")
                     .await
@@ -369,7 +369,7 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
                 .unwrap();
             shot = true;
         }
-        if !reloaded && clicks >= 40 {
+        if !reloaded && clicks >= 30 {
             // Reload keeps the seat: the token is in localStorage; the page rejoins.
             let hand_before = ann
                 .eval("document.querySelector('.me h3')?.textContent")
