@@ -44,7 +44,8 @@ pub struct RoomOptions {
     pub players: u8,
     /// How many of the seats are bots (the last ones). `bots == players` starts at once.
     pub bots: u8,
-    /// The target; when not given, the scenario's (10, or 11 for `"frenemies"`).
+    /// The target; when not given, the scenario's (10, 11 for `"frenemies"`, 12 for
+    /// `"barbarians"`).
     pub victory_points: Option<u8>,
     /// `null`, `"helpers"` or `"frenemies"`.
     pub scenario: Option<Scenario>,

@@ -26,11 +26,17 @@ pub fn victory_point_range(config: &GameConfig) -> RangeInclusive<u8> {
     const CITIES: u8 = 4;
     const TITLES: u8 = 2;
     const VP_CARDS: u8 = 5;
-    let scenario_points = match config.scenario {
-        None | Some(Scenario::Helpers) => 0,
-        Some(Scenario::Frenemies) => catan_rules::frenemies::VP_MARKERS,
+    let max = match config.scenario {
+        None | Some(Scenario::Helpers) => SETTLEMENTS + 2 * CITIES + 2 * TITLES + VP_CARDS,
+        Some(Scenario::Frenemies) => {
+            SETTLEMENTS + 2 * CITIES + 2 * TITLES + VP_CARDS + catan_rules::frenemies::VP_MARKERS
+        }
+        // No development card scores and Largest Army is not played: buildings, Longest
+        // Road, and 1 VP per 2 of the 30 barbarians taken prisoner.
+        Some(Scenario::Barbarians) => {
+            SETTLEMENTS + 2 * CITIES + TITLES + catan_rules::barbarians::BARBARIANS / 2
+        }
     };
-    let max = SETTLEMENTS + 2 * CITIES + 2 * TITLES + VP_CARDS + scenario_points;
     3..=max
 }
 
@@ -47,6 +53,10 @@ mod tests {
             assert_eq!(victory_point_range(&c), 3..=22);
             c.scenario = Some(Scenario::Frenemies);
             assert_eq!(victory_point_range(&c), 3..=30, "the 8 VP markers");
+        }
+        for players in 3..=4 {
+            let c = GameConfig::with_scenario(players, Some(Scenario::Barbarians));
+            assert_eq!(victory_point_range(&c), 3..=30, "15 VP from 30 prisoners");
         }
     }
 }

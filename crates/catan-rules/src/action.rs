@@ -171,6 +171,9 @@ pub enum Action {
     /// An action of Frenemies (flat on the wire: `{"type": "offer_gift", …}`).
     #[serde(untagged)]
     Frenemies(crate::frenemies::FrenemiesAction),
+    /// An action of Barbarian Invasion (flat on the wire: `{"type": "move_knight", …}`).
+    #[serde(untagged)]
+    Barbarians(crate::barbarians::BarbariansAction),
 }
 
 impl Action {
@@ -198,6 +201,7 @@ impl Action {
             Action::EndTurn => "end_turn",
             Action::Helpers(a) => a.name(),
             Action::Frenemies(a) => a.name(),
+            Action::Barbarians(a) => a.name(),
         }
     }
 }

@@ -38,6 +38,7 @@ impl Game {
             | Phase::Discard
             | Phase::Helpers(_)
             | Phase::Frenemies(_)
+            | Phase::Barbarians(_)
                 if seat == self.current =>
             {
                 Err(self.wrong_phase(action))
@@ -57,17 +58,17 @@ impl Game {
         for c in crate::game::bits(from) {
             spots |= self.topo.corner_edge_mask[c as usize];
         }
-        spots & !self.roads_taken
+        spots & !self.roads_taken & !self.hook_forbidden_edges()
     }
 
     /// Corners where `seat` may place a settlement now in the main game.
     pub(crate) fn settlement_spots(&self, seat: Seat) -> u128 {
-        self.players[seat as usize].road_corners & !self.blocked
+        self.players[seat as usize].road_corners & !self.blocked & !self.hook_forbidden_corners()
     }
 
     /// Corners open for a set-up settlement (distance rule only).
     pub(crate) fn setup_settlement_spots(&self) -> u128 {
-        self.topo.all_corners_mask & !self.blocked
+        self.topo.all_corners_mask & !self.blocked & !self.hook_forbidden_corners()
     }
 
     pub(crate) fn build_road(&mut self, seat: Seat, edge: u8, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -77,6 +78,11 @@ impl Game {
         }
         if self.roads_taken & bit(edge) != 0 {
             return Err(RuleError::place("that edge already has a road"));
+        }
+        if self.hook_forbidden_edges() & bit(edge) != 0 {
+            return Err(RuleError::place(
+                "no road may be built on a path of a conquered hex",
+            ));
         }
         if let Phase::SetupSettlement = self.phase {
             return Err(self.wrong_phase("build_road"));
@@ -192,6 +198,11 @@ impl Game {
                 }
             }
             self.phase = Phase::SetupRoad { corner };
+            if self.setup_index >= self.n && self.hook_setup_city() {
+                // The second set-up building is a city (Barbarian Invasion).
+                self.upgrade_to_city(seat, corner, out);
+                return Ok(());
+            }
         } else {
             self.after_settlement_cut(seat, corner, out);
         }
@@ -266,6 +277,11 @@ impl Game {
         if self.blocked & bit(corner) != 0 {
             return Err(RuleError::place("too close to another building (distance rule)"));
         }
+        if self.hook_forbidden_corners() & bit(corner) != 0 {
+            return Err(RuleError::place(
+                "no settlement may stand on a corner of a conquered hex",
+            ));
+        }
         if needs_road && self.players[seat as usize].road_corners & bit(corner) == 0 {
             return Err(RuleError::place(
                 "a settlement must be reached by one of your roads",
@@ -289,6 +305,9 @@ impl Game {
         }
         if self.players[seat as usize].cities_left == 0 {
             return Err(RuleError::no_piece("city"));
+        }
+        if !self.hook_may_upgrade(corner) {
+            return Err(RuleError::place("a conquered settlement cannot be upgraded"));
         }
         Ok(())
     }

@@ -55,6 +55,9 @@ pub enum Scenario {
     Helpers,
     /// Catan Frenemies (`frenemies.md`): favor tokens and the five guilds.
     Frenemies,
+    /// Barbarian Invasion (`barbarians.md`): castle, barbarians, knights, gold; 3–4
+    /// players, 12 VP.
+    Barbarians,
 }
 
 impl Scenario {
@@ -62,6 +65,7 @@ impl Scenario {
     pub fn default_victory_points(scenario: Option<Scenario>) -> u8 {
         match scenario {
             Some(Scenario::Frenemies) => 11,
+            Some(Scenario::Barbarians) => 12,
             _ => 10,
         }
     }
@@ -179,6 +183,19 @@ impl GameConfig {
                 ))
             }
             _ => {}
+        }
+        if self.scenario == Some(Scenario::Barbarians) {
+            if layout != Layout::Base {
+                return Err(ConfigError(format!(
+                    "Barbarian Invasion is for 3 or 4 players on the base island, not {}",
+                    self.players
+                )));
+            }
+            if self.tokens != TokenPlacement::Spiral || self.special_building == Some(true) {
+                return Err(ConfigError(
+                    "Barbarian Invasion lays out its own tokens and has no Special Building Phase".into(),
+                ));
+            }
         }
         if self.tokens == TokenPlacement::Beginner && layout != Layout::Base {
             return Err(ConfigError(

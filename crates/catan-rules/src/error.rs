@@ -44,6 +44,8 @@ pub enum RuleError {
     Helper { reason: Cow<'static, str> },
     #[error("favor tokens: {reason}")]
     Favor { reason: Cow<'static, str> },
+    #[error("barbarian invasion: {reason}")]
+    Barbarians { reason: Cow<'static, str> },
 }
 
 impl RuleError {
@@ -85,6 +87,11 @@ impl RuleError {
     }
     pub(crate) fn helper(reason: &'static str) -> Self {
         RuleError::Helper {
+            reason: Cow::Borrowed(reason),
+        }
+    }
+    pub(crate) fn barbarians(reason: &'static str) -> Self {
+        RuleError::Barbarians {
             reason: Cow::Borrowed(reason),
         }
     }

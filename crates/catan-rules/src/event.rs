@@ -141,4 +141,7 @@ pub enum Event {
     /// An event of Frenemies (flat on the wire).
     #[serde(untagged)]
     Frenemies(crate::frenemies::FrenemiesEvent),
+    /// An event of Barbarian Invasion (flat on the wire; all public).
+    #[serde(untagged)]
+    Barbarians(crate::barbarians::BarbariansEvent),
 }

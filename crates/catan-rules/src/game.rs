@@ -108,6 +108,9 @@ pub enum Phase {
     /// Frenemies' own phases (flat: `{"phase": "gift_offered"}`, `{"phase": "return_token"}`).
     #[serde(untagged)]
     Frenemies(crate::frenemies::FrenemiesPhase),
+    /// Barbarian Invasion's own phases (flat: `{"phase": "move_knights"}`, …).
+    #[serde(untagged)]
+    Barbarians(crate::barbarians::BarbariansPhase),
 }
 
 /// An answer to the open domestic trade offer.
@@ -220,7 +223,8 @@ impl Game {
         config.validate()?;
         let mut rng = Rng::new(seed);
         let layout = config.layout();
-        let board = Board::generate(layout, config.tokens, &mut rng);
+        let board = crate::scenario::generate_board(&config, &mut rng)
+            .unwrap_or_else(|| Board::generate(layout, config.tokens, &mut rng));
         let mut deck = [DevCard::Knight; MAX_DECK];
         let mut len = 0;
         for (i, &c) in deck_counts(layout).iter().enumerate() {
@@ -232,7 +236,7 @@ impl Game {
         rng.shuffle(&mut deck[..len]);
         let n = config.players;
         let first = rng.below(n as u32) as Seat;
-        let scenario = ScenarioState::new(&config, &mut rng);
+        let scenario = ScenarioState::new(&config, &board, &mut rng);
         let mut g = Game::assemble(config, seed, rng, board, scenario);
         g.deck = deck;
         g.deck_len = len as u8;
@@ -385,7 +389,7 @@ impl Game {
         if self.largest_army == Some(seat) {
             vp += 2;
         }
-        vp + self.hook_public_vp(seat)
+        vp + self.hook_public_vp(seat) - self.hook_vp_withheld(seat)
     }
 
     /// All points, Victory Point cards included.
@@ -413,7 +417,7 @@ impl Game {
                 }
             }
             Phase::SpecialBuild { seat } => s.insert(seat),
-            Phase::Helpers(_) | Phase::Frenemies(_) => self.hook_waiting_on(&mut s),
+            Phase::Helpers(_) | Phase::Frenemies(_) | Phase::Barbarians(_) => self.hook_waiting_on(&mut s),
             _ => {
                 s.insert(self.current);
                 s.0 |= self.pending_responders().0;
@@ -505,6 +509,7 @@ impl Game {
             Action::EndTurn => self.end_turn(seat, out),
             Action::Helpers(a) => self.helpers_apply(seat, a, out),
             Action::Frenemies(a) => self.frenemies_apply(seat, a, out),
+            Action::Barbarians(a) => self.barbarians_apply(seat, a, out),
         }
     }
 
@@ -548,6 +553,7 @@ impl Game {
             Phase::SpecialBuild { .. } => "this is the Special Building Phase",
             Phase::Helpers(p) => p.reason(),
             Phase::Frenemies(p) => p.reason(),
+            Phase::Barbarians(p) => p.reason(),
             Phase::GameOver { .. } => "the game is over",
         }
     }
@@ -558,10 +564,11 @@ impl Game {
 
     fn end_turn(&mut self, seat: Seat, out: &mut Vec<Event>) -> Result<(), RuleError> {
         match self.phase {
-            Phase::Main => {
+            Phase::Main | Phase::Barbarians(crate::barbarians::BarbariansPhase::MoveKnights) => {
                 if seat != self.current {
                     return Err(RuleError::turn("end the turn"));
                 }
+                self.hook_may_end_turn(seat)?;
                 self.offer = None;
                 if let Some(player1) = self.paired {
                     // Player 2's part is over: the turn passes on from player 1.

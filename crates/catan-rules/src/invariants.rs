@@ -113,7 +113,8 @@ impl Game {
                 + 2 * cities
                 + titles
                 + p.dev[DevCard::VictoryPoint.index()] as usize
-                + self.hook_public_vp(s as u8) as usize;
+                + self.hook_public_vp(s as u8) as usize
+                - self.hook_vp_withheld(s as u8) as usize;
             if vp != self.victory_points(s as u8) as usize {
                 return Err(format!(
                     "seat {s}: VP {vp} from scratch != {}",

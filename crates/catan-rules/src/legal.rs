@@ -35,7 +35,7 @@ impl Game {
             Phase::SetupRoad { corner } => {
                 if seat == self.setup_seat() {
                     for &e in &self.topo.corner_edges[corner as usize] {
-                        if e != NONE && self.roads_taken & bit(e) == 0 {
+                        if e != NONE && (self.roads_taken | self.hook_forbidden_edges()) & bit(e) == 0 {
                             acts.push(Action::BuildRoad { edge: e });
                         }
                     }
@@ -47,7 +47,7 @@ impl Game {
                     self.push_dev_plays(seat, acts);
                 }
             }
-            Phase::Helpers(_) | Phase::Frenemies(_) => {}
+            Phase::Helpers(_) | Phase::Frenemies(_) | Phase::Barbarians(_) => {}
             Phase::Discard => {
                 let count = self.discard_pending[seat as usize];
                 if count > 0 {
@@ -138,7 +138,9 @@ impl Game {
         }
         if p.cities_left > 0 && p.hand.contains(&ResourceSet::CITY) {
             for c in bits(p.buildings & !self.cities) {
-                acts.push(Action::BuildCity { corner: c });
+                if self.hook_may_upgrade(c) {
+                    acts.push(Action::BuildCity { corner: c });
+                }
             }
         }
         if self.deck_len > 0 && p.hand.contains(&ResourceSet::DEV_CARD) {

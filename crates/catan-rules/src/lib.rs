@@ -48,6 +48,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod action;
+pub mod barbarians;
 pub mod board;
 mod build;
 pub mod config;

@@ -732,13 +732,14 @@ impl Game {
         // The phase a scenario's own phase returns to.
         let effective = match self.phase {
             Phase::Helpers(_) => self.scenario.helpers().map_or(Phase::Main, |h| h.resume),
-            Phase::Frenemies(_) => Phase::Main,
+            Phase::Frenemies(_) | Phase::Barbarians(_) => Phase::Main,
             p => p,
         };
         match (self.phase, self.config.scenario) {
             (Phase::Helpers(_), Some(crate::config::Scenario::Helpers)) => {}
             (Phase::Frenemies(_), Some(crate::config::Scenario::Frenemies)) => {}
-            (Phase::Helpers(_) | Phase::Frenemies(_), _) => {
+            (Phase::Barbarians(_), Some(crate::config::Scenario::Barbarians)) => {}
+            (Phase::Helpers(_) | Phase::Frenemies(_) | Phase::Barbarians(_), _) => {
                 return Err(PositionError::phase(
                     "a phase of a scenario this game does not play",
                 ))
@@ -815,7 +816,7 @@ impl Game {
                     )));
                 }
             }
-            Phase::Helpers(_) | Phase::Frenemies(_) => {
+            Phase::Helpers(_) | Phase::Frenemies(_) | Phase::Barbarians(_) => {
                 return Err(PositionError::phase(
                     "a scenario phase cannot resume into another",
                 ));

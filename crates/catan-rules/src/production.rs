@@ -42,7 +42,7 @@ impl Game {
             if h == NONE {
                 break;
             }
-            if h == self.robber {
+            if h == self.robber || !self.hook_hex_produces(h) {
                 continue;
             }
             let Some(r) = self.board.terrain[h as usize].resource() else {
@@ -137,6 +137,7 @@ impl Game {
         out.push(Event::Discarded { seat, cards });
         if self.discard_pending.iter().all(|&n| n == 0) {
             self.phase = Phase::MoveRobber;
+            self.hook_discards_done();
         }
         Ok(())
     }

@@ -181,6 +181,9 @@ pub struct View {
     /// Frenemies, when played (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frenemies: Option<crate::frenemies::FrenemiesView>,
+    /// Barbarian Invasion, when played (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub barbarians: Option<crate::barbarians::BarbariansView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -356,6 +359,7 @@ impl Game {
             legal,
             helpers: None,
             frenemies: None,
+            barbarians: None,
         };
         self.hook_view(viewer, &mut v);
         v

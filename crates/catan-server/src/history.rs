@@ -23,12 +23,14 @@ pub struct ReplayQuery {
     pub at: Option<usize>,
 }
 
-/// `GET /api/games`, `GET /api/games/{id}`, `GET /api/games/{id}/replay[?at=k]`.
+/// `GET /api/games`, `GET /api/games/{id}`, `GET /api/games/{id}/replay[?at=k]`,
+/// `GET /api/games/{id}/stats`.
 pub fn routes(store: Store) -> Router {
     Router::new()
         .route("/api/games", get(list))
         .route("/api/games/{id}", get(detail))
         .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/stats", get(stats))
         .with_state(store)
 }
 
@@ -99,5 +101,17 @@ async fn replay(
             Ok(None) => error(StatusCode::NOT_FOUND, format!("no finished game {id}")),
             Err(e) => store_error(e),
         },
+    }
+}
+
+/// `GET /api/games/{id}/stats`: dice and resource-card statistics, by replaying the log.
+async fn stats(State(store): State<Store>, Path(id): Path<String>) -> Response {
+    match store.replay(&id).await {
+        Ok(Some(r)) => match crate::stats::compute(&r) {
+            Ok(s) => Json(s).into_response(),
+            Err(e) => store_error(StoreError::Replay(e)),
+        },
+        Ok(None) => error(StatusCode::NOT_FOUND, format!("no finished game {id}")),
+        Err(e) => store_error(e),
     }
 }

@@ -16,7 +16,9 @@ pub mod registry;
 pub mod room;
 pub mod schema;
 pub mod session;
+pub mod stats;
 pub mod view_stream;
+pub mod web;
 
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderValue, Method, StatusCode};
@@ -120,6 +122,14 @@ pub struct Config {
     /// (milliseconds), with 4008.
     #[arg(long, env = "PONG_TIMEOUT_MS", default_value_t = 30_000)]
     pub pong_timeout_ms: u64,
+    /// Do not journal live games (for measuring the journal's cost): updates go out at
+    /// once, and games in progress are lost on a restart.
+    #[arg(long, env = "NO_JOURNAL")]
+    pub no_journal: bool,
+    /// Do not bring back the games in the journal on start (they stay in the journal for
+    /// a later start).
+    #[arg(long, env = "NO_RESUME")]
+    pub no_resume: bool,
 }
 
 impl Config {
@@ -151,6 +161,10 @@ impl Config {
             write_timeout_ms: 10_000,
             ping_interval_ms: 10_000,
             pong_timeout_ms: 30_000,
+            no_journal: false,
+            // Test servers share one Postgres database: a test that wants games back
+            // after a restart says so (and uses a database of its own).
+            no_resume: true,
         }
     }
 }
@@ -161,6 +175,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub registry: Registry,
     pub store: Option<StoreHandle>,
+    /// The journal of live games (`None` with `--no-journal`).
+    pub journal: Option<catan_store::JournalHandle>,
     pub connections: Arc<Semaphore>,
     pub shutdown: watch::Receiver<bool>,
     pub next_conn: Arc<std::sync::atomic::AtomicU64>,
@@ -181,6 +197,7 @@ pub fn router(state: AppState, store: Option<Store>) -> Router {
         .route("/api/rooms/{code}", get(room_info))
         .route("/api/schema", get(json_schema))
         .route("/ws", get(session::upgrade))
+        .merge(web::routes())
         .with_state(state);
     let app = match store {
         Some(store) => app.merge(history::routes(store)),
@@ -364,18 +381,28 @@ pub struct Server {
     config: Config,
     store: Store,
     writer: Writer,
+    journal: Option<catan_store::Journal>,
 }
 
 impl Server {
     pub async fn open(config: Config) -> anyhow::Result<Server> {
         let store = catan_store::Store::connect(config.database_url.as_deref()).await?;
         let writer = catan_store::spawn_writer(store.clone(), Default::default());
+        let journal = (!config.no_journal).then(|| {
+            let journal_config = catan_store::JournalConfig {
+                // Within the compose stop grace period (40 s) with the games writer's.
+                shutdown_grace: Duration::from_secs(8),
+                ..Default::default()
+            };
+            catan_store::spawn_journal(store.clone(), journal_config)
+        });
         // Install the metrics recorder before anything records.
         metrics::handle();
         Ok(Server {
             config,
             store,
             writer,
+            journal,
         })
     }
 
@@ -390,6 +417,7 @@ impl Server {
             config,
             store,
             writer,
+            journal,
         } = self;
         let limits = Arc::new(limits::PerIp::new(
             config.rooms_per_minute_per_ip,
@@ -401,13 +429,19 @@ impl Server {
             config: Arc::new(config),
             registry: Registry::default(),
             store: Some(writer.handle()),
+            journal: journal.as_ref().map(|j| j.handle()),
             shutdown: stop_rx.clone(),
             next_conn: Default::default(),
             db: Some(store.clone()),
             limits: limits.clone(),
         };
         tokio::spawn(limits::forget_idle(limits, stop_rx));
+        if state.journal.is_some() && !state.config.no_resume {
+            resume_games(&state, &store).await?;
+        }
         let registry = state.registry.clone();
+        let connections = state.connections.clone();
+        let max_connections = state.config.max_connections;
         let app = router(state, Some(store.clone()));
         tracing::info!(addr = %listener.local_addr()?, "catan-server listening (WebSocket at /ws)");
         let graceful = async move {
@@ -417,8 +451,18 @@ impl Server {
             for room in registry.all() {
                 let _ = room.tx.send(room::RoomMsg::Shutdown).await;
             }
-            // Give sessions a moment to send their close frames.
-            tokio::time::sleep(Duration::from_millis(200)).await;
+            // Every session sends its close frame (1001) and ends, giving its connection
+            // permit back: wait for all of them (bounded, within the stop grace period).
+            let all = u32::try_from(max_connections).unwrap_or(u32::MAX);
+            if tokio::time::timeout(Duration::from_secs(5), connections.acquire_many(all))
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    open = max_connections - connections.available_permits(),
+                    "some sessions did not close within 5 s"
+                );
+            }
         };
         // Every accepted socket gets TCP_NODELAY: updates to viewers who did not act would
         // otherwise wait for the client's delayed ACK (Nagle), tens of milliseconds.
@@ -430,11 +474,51 @@ impl Server {
         axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(graceful)
             .await?;
+        if let Some(journal) = journal {
+            let stats = journal.shutdown().await;
+            tracing::info!(
+                records = stats.records,
+                dropped = stats.dropped,
+                "journal flushed"
+            );
+        }
         let stats = writer.shutdown().await;
         tracing::info!(saved = stats.saved, dropped = stats.dropped, "store flushed; bye");
         store.close().await;
         Ok(())
     }
+}
+
+/// Brings back every game of the journal (see [`room::resume`]) and logs how many in how
+/// long. A game that cannot be replayed is logged and left in the journal.
+async fn resume_games(state: &AppState, store: &Store) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let games = store.live_games().await?;
+    let read_ms = started.elapsed().as_millis() as u64;
+    let (mut resumed, mut actions, mut failed) = (0usize, 0usize, 0usize);
+    for game in games {
+        let (id, code) = (game.game.id.clone(), game.game.code.clone());
+        match room::resume(state, game) {
+            Ok(n) => {
+                resumed += 1;
+                actions += n;
+            }
+            Err(e) => {
+                failed += 1;
+                tracing::error!(game = %id, %code, error = %e, "cannot resume a journaled game; left in the journal");
+            }
+        }
+    }
+    tracing::info!(
+        games = resumed,
+        actions,
+        failed,
+        read_ms,
+        total_ms = started.elapsed().as_millis() as u64,
+        "resumed {resumed} live games from the journal in {} ms",
+        started.elapsed().as_millis()
+    );
+    Ok(())
 }
 
 /// Opens the store and serves `listener` until `shutdown` completes (see [`Server`]).

@@ -69,6 +69,17 @@ impl Registry {
         }
     }
 
+    /// Inserts under a given code (a room resumed from the journal keeps its invite
+    /// code); `false` if the code is taken.
+    pub fn insert_code(&self, code: &str, handle: RoomHandle) -> bool {
+        let mut rooms = self.rooms.lock().unwrap();
+        if rooms.contains_key(code) {
+            return false;
+        }
+        rooms.insert(code.to_string(), handle);
+        true
+    }
+
     pub fn remove(&self, code: &str) {
         self.rooms.lock().unwrap().remove(code);
     }

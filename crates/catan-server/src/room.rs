@@ -10,8 +10,11 @@ use catan_bots::Bot;
 use catan_protocol::{close, ClientMsg, RoomInfo, RoomOptions, RoomStatus, SeatInfo, ServerMsg};
 use catan_protocol::{MAX_CHAT_CHARS, MAX_NAME_CHARS};
 use catan_rules::{Action, Game, GameConfig, Seat, Viewer};
-use catan_store::{ActionRecord, FinishedGame, GameStatus, PlayerKind, PlayerRecord};
-use std::collections::HashMap;
+use catan_store::{
+    ActionRecord, Durable, FinishedGame, GameStatus, JournalHandle, JournalOp, LiveGame, LiveSeat,
+    PlayerKind, PlayerRecord, ResumedGame,
+};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -65,7 +68,10 @@ pub enum RoomMsg {
 struct SeatSlot {
     name: Option<String>,
     bot: bool,
-    token: Option<String>,
+    /// SHA-256 of the seat's token ([`catan_store::hash_token`]): the room keeps no token
+    /// in clear, so a resumed room (which only has the journal's hashes) checks tokens the
+    /// same way as a new one.
+    token_hash: Option<String>,
     conn: Option<ConnId>,
     /// The seat's view stream (version and last view sent).
     stream: ViewStream,
@@ -97,6 +103,20 @@ struct Room {
     /// A seat's connection came or went since the last `room` message: everyone is told
     /// once the current mailbox message is handled.
     seats_changed: bool,
+    /// The journal of live games (`None`: not journaled, `--no-journal` or no store).
+    journal: Option<JournalHandle>,
+    /// How many of this game's actions the journal has committed.
+    durable: Arc<Durable>,
+    /// Messages held back until the journal has committed the actions they show: each
+    /// entry is released once `durable` reaches its count, in order.
+    held: VecDeque<(u64, Vec<(ConnId, Utf8Bytes)>)>,
+}
+
+/// Why an action was not applied.
+enum ApplyError {
+    Rule(catan_rules::RuleError),
+    /// The journal queue is full: the action was not applied (the game is unchanged).
+    Busy,
 }
 
 /// The `status` label of the rooms gauge.
@@ -156,7 +176,7 @@ pub fn spawn(
         .map(|s| SeatSlot {
             bot: s >= n - options.bots as usize,
             name: (s >= n - options.bots as usize).then(|| format!("Bot {}", s + 1)),
-            token: None,
+            token_hash: None,
             conn: None,
             stream: ViewStream::new(Viewer::Seat(s as Seat)),
         })
@@ -184,6 +204,9 @@ pub fn spawn(
         empty_since: Instant::now(),
         finished_at: None,
         seats_changed: false,
+        journal: app.journal.clone(),
+        durable: Durable::new(0),
+        held: VecDeque::new(),
     };
     crate::metrics::room_status(None, Some(status_label(RoomStatus::Lobby)));
     let span = tracing::info_span!("room", code = %code);
@@ -191,15 +214,118 @@ pub fn spawn(
     Ok((code, room_id))
 }
 
+/// Why a journaled game could not be brought back.
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    #[error("its room options do not read back: {0}")]
+    Options(serde_json::Error),
+    #[error("its seats do not match its options")]
+    Seats,
+    #[error("the game does not start again: {0}")]
+    Start(catan_rules::ConfigError),
+    #[error("action {index} is refused on replay: {error}")]
+    Replay {
+        index: u32,
+        error: catan_rules::RuleError,
+    },
+    #[error("its invite code is taken")]
+    CodeTaken,
+}
+
+/// Brings a journaled game back: replays seed + actions through the rules and opens its
+/// room again under its old invite code, playing, with its seats (players rejoin with
+/// their tokens; bots carry on). Returns the number of actions replayed.
+pub fn resume(app: &AppState, live: ResumedGame) -> Result<usize, ResumeError> {
+    let ResumedGame { game: live, actions } = live;
+    let options: RoomOptions = serde_json::from_str(&live.options).map_err(ResumeError::Options)?;
+    // The configuration the game was played with (not re-derived from the options).
+    let config = live.config;
+    if live.seats.len() != options.players as usize {
+        return Err(ResumeError::Seats);
+    }
+    let mut game = Game::new(config, live.seed).map_err(ResumeError::Start)?;
+    for a in &actions {
+        game.apply(a.seat, a.action)
+            .map_err(|error| ResumeError::Replay {
+                index: a.index,
+                error,
+            })?;
+    }
+    let (tx, rx) = mpsc::channel(1024);
+    let handle = crate::registry::RoomHandle {
+        room_id: live.id.clone(),
+        tx: tx.clone(),
+        owner: None,
+    };
+    if !app.registry.insert_code(&live.code, handle) {
+        return Err(ResumeError::CodeTaken);
+    }
+    let seats = live
+        .seats
+        .into_iter()
+        .enumerate()
+        .map(|(s, seat)| SeatSlot {
+            name: Some(seat.name),
+            bot: seat.bot,
+            token_hash: seat.token_hash,
+            conn: None,
+            stream: ViewStream::new(Viewer::Seat(s as Seat)),
+        })
+        .collect();
+    let replayed = actions.len();
+    let room = Room {
+        code: live.code.clone(),
+        room_id: live.id,
+        config,
+        bot: Bot::new(options.bot_level, live.seed),
+        options,
+        seed: live.seed,
+        app: app.clone(),
+        self_tx: tx,
+        seats,
+        host: live.host,
+        conns: HashMap::new(),
+        spect: ViewStream::new(Viewer::Spectator),
+        status: RoomStatus::Playing,
+        game: Some(game),
+        durable: Durable::new(replayed as u64),
+        log: actions,
+        created_ms: live.created_at_ms,
+        started_ms: Some(live.started_at_ms),
+        bot_scheduled: false,
+        empty_since: Instant::now(),
+        finished_at: None,
+        seats_changed: false,
+        journal: app.journal.clone(),
+        held: VecDeque::new(),
+    };
+    crate::metrics::room_status(None, Some(status_label(RoomStatus::Playing)));
+    let span = tracing::info_span!("room", code = %live.code);
+    tokio::spawn(tracing::Instrument::instrument(room.run(rx), span));
+    Ok(replayed)
+}
+
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
-        tracing::info!(room_id = %self.room_id, players = self.options.players, bots = self.options.bots, "room created");
-        if self.seats.iter().all(|s| s.bot) {
-            self.start();
+        if self.status == RoomStatus::Playing {
+            tracing::info!(room_id = %self.room_id, actions = self.log.len(), "room resumed from the journal");
+            self.drive_bots(false);
+        } else {
+            tracing::info!(room_id = %self.room_id, players = self.options.players, bots = self.options.bots, "room created");
+            if self.seats.iter().all(|s| s.bot) {
+                self.start();
+            }
         }
+        let durable = self.durable.clone();
         loop {
             let deadline = self.deadline();
             tokio::select! {
+                _ = durable.changed(), if !self.held.is_empty() => {
+                    self.release();
+                    if std::mem::take(&mut self.seats_changed) {
+                        self.broadcast_room();
+                    }
+                }
                 msg = rx.recv() => match msg {
                     None => break,
                     Some(RoomMsg::Shutdown) => {
@@ -217,6 +343,11 @@ impl Room {
                     if self.expired() {
                         let reason = if self.status == RoomStatus::Finished { "the game is over" } else { "the room was idle" };
                         tracing::info!(reason, "room closing");
+                        if self.status == RoomStatus::Playing {
+                            // Everyone left for good: the game is stored, abandoned, with
+                            // its actions (and leaves the journal).
+                            self.finish();
+                        }
                         self.close_all(close::ROOM_CLOSED, reason);
                         break;
                     }
@@ -307,13 +438,16 @@ impl Room {
 
     fn join(&mut self, conn: ConnId, join: JoinRequest, out: Outbound) -> Result<Viewer, (u16, String)> {
         let refuse = |m: &str| Err((close::JOIN_REFUSED, m.to_string()));
+        // The token the welcome hands back: a new seat's, or the one the player rejoined with.
+        let mut new_token = None;
         let viewer = if join.spectate {
             Viewer::Spectator
         } else if let Some(token) = &join.token {
+            let hash = catan_store::hash_token(token);
             let Some(seat) = self
                 .seats
                 .iter()
-                .position(|s| s.token.as_deref() == Some(token.as_str()))
+                .position(|s| s.token_hash.as_deref() == Some(hash.as_str()))
             else {
                 tracing::info!(conn, "join refused: unknown seat token");
                 return refuse("unknown seat token");
@@ -341,12 +475,14 @@ impl Room {
                     "the game has started: join as a spectator, or reconnect with your seat token",
                 );
             }
-            let Some(seat) = self.seats.iter().position(|s| !s.bot && s.token.is_none()) else {
+            let Some(seat) = self.seats.iter().position(|s| !s.bot && s.token_hash.is_none()) else {
                 return refuse("the room is full");
             };
+            let token = crate::codes::seat_token();
             let slot = &mut self.seats[seat];
             slot.name = Some(name.to_string());
-            slot.token = Some(crate::codes::seat_token());
+            slot.token_hash = Some(catan_store::hash_token(&token));
+            new_token = Some(token);
             if self.host.is_none() {
                 self.host = Some(seat as Seat);
             }
@@ -359,7 +495,7 @@ impl Room {
         let token = match viewer {
             Viewer::Seat(s) => {
                 self.seats[s as usize].conn = Some(conn);
-                self.seats[s as usize].token.clone()
+                new_token.or(join.token)
             }
             Viewer::Spectator => None,
         };
@@ -500,13 +636,13 @@ impl Room {
                 }
                 if matches!(msg, ClientMsg::AddBots) {
                     for (i, s) in self.seats.iter_mut().enumerate() {
-                        if !s.bot && s.token.is_none() {
+                        if !s.bot && s.token_hash.is_none() {
                             s.bot = true;
                             s.name = Some(format!("Bot {}", i + 1));
                         }
                     }
                     self.broadcast_room();
-                } else if self.seats.iter().any(|s| !s.bot && s.token.is_none()) {
+                } else if self.seats.iter().any(|s| !s.bot && s.token_hash.is_none()) {
                     self.error(
                         conn,
                         request,
@@ -531,10 +667,18 @@ impl Room {
             RoomStatus::Finished => return self.error(conn, "action", "the game is over".into(), None),
             RoomStatus::Playing => {}
         }
-        if let Err(e) = self.apply(seat, action) {
-            tracing::debug!(seat, ?action, error = %e, "action refused");
-            self.error(conn, "action", format!("{}: {e}", action.name()), Some(e));
-            return;
+        match self.apply(seat, action) {
+            Ok(()) => {}
+            Err(ApplyError::Rule(e)) => {
+                tracing::debug!(seat, ?action, error = %e, "action refused");
+                self.error(conn, "action", format!("{}: {e}", action.name()), Some(e));
+                return;
+            }
+            Err(ApplyError::Busy) => {
+                let message = format!("{}: {}", action.name(), catan_store::JournalBusy);
+                self.error(conn, "action", message, None);
+                return;
+            }
         }
         self.drive_bots(false);
     }
@@ -553,6 +697,7 @@ impl Room {
         self.set_status(RoomStatus::Playing);
         self.started_ms = Some(now_ms());
         tracing::info!(seed = self.seed, "game started");
+        self.journal_start();
         let conns: Vec<ConnId> = self.conns.keys().copied().collect();
         let mut snapshots = Vec::with_capacity(conns.len());
         {
@@ -564,11 +709,42 @@ impl Room {
                 }
             }
         }
-        for (c, msg) in snapshots {
-            self.send(c, msg);
-        }
+        self.emit(snapshots);
         self.broadcast_room();
         self.drive_bots(false);
+    }
+
+    /// Writes the game's start to the journal (room, seed, seats with token hashes). If
+    /// the journal's queue is full the game is played unjournaled (said in the log).
+    fn journal_start(&mut self) {
+        let Some(journal) = &self.journal else {
+            return;
+        };
+        let live = LiveGame {
+            id: self.room_id.clone(),
+            code: self.code.clone(),
+            options: serde_json::to_string(&self.options).expect("room options serialize"),
+            config: self.config,
+            seed: self.seed,
+            rules_version: catan_rules::RULES_VERSION.to_string(),
+            host: self.host,
+            created_at_ms: self.created_ms,
+            started_at_ms: self.started_ms.unwrap_or_else(now_ms),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| LiveSeat {
+                    name: s.name.clone().unwrap_or_else(|| format!("Seat {}", i + 1)),
+                    bot: s.bot,
+                    token_hash: s.token_hash.clone(),
+                })
+                .collect(),
+        };
+        if journal.try_send(JournalOp::Start(Box::new(live))).is_err() {
+            tracing::error!("the journal is full: this game is NOT journaled and will not survive a restart");
+            self.journal = None;
+        }
     }
 
     fn send_snapshot(&mut self, conn: ConnId) {
@@ -576,25 +752,65 @@ impl Room {
         let msg = snapshot_in(&self.conns, &mut self.seats, &mut self.spect, conn, &mut frame);
         drop(frame);
         if let Some(msg) = msg {
-            self.send(conn, msg);
+            self.emit(vec![(conn, msg)]);
+        }
+    }
+
+    /// Sends messages that show the game as it is now: at once if the journal has every
+    /// action applied so far (or there is no journal), else held back, behind whatever is
+    /// held already, until it has.
+    fn emit(&mut self, msgs: Vec<(ConnId, Utf8Bytes)>) {
+        let upto = self.log.len() as u64;
+        if self.journal.is_none() || (self.held.is_empty() && self.durable.count() >= upto) {
+            for (conn, msg) in msgs {
+                self.send(conn, msg);
+            }
+        } else {
+            self.held.push_back((upto, msgs));
+        }
+    }
+
+    /// Sends the held messages whose actions the journal has committed.
+    fn release(&mut self) {
+        let durable = self.durable.count();
+        while self.held.front().is_some_and(|(upto, _)| *upto <= durable) {
+            let (_, msgs) = self.held.pop_front().unwrap();
+            for (conn, msg) in msgs {
+                self.send(conn, msg);
+            }
         }
     }
 
     /// Applies one action through the rules; on success logs it and sends every viewer
     /// its patch and redacted events.
-    fn apply(&mut self, seat: Seat, action: Action) -> Result<(), catan_rules::RuleError> {
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<(), ApplyError> {
         let started = std::time::Instant::now();
+        // A place in the journal first: an action that could not be journaled is not
+        // applied.
+        let slot = match &self.journal {
+            Some(j) => Some(j.reserve().map_err(|_| ApplyError::Busy)?),
+            None => None,
+        };
         let game = self.game.as_mut().expect("started");
-        let events = game
-            .apply(seat, action)
-            .inspect_err(|_| crate::metrics::action_refused(action.name()))?;
+        let events = game.apply(seat, action).map_err(|e| {
+            crate::metrics::action_refused(action.name());
+            ApplyError::Rule(e)
+        })?;
         crate::metrics::action_applied(action.name());
-        self.log.push(ActionRecord {
+        let record = ActionRecord {
             index: self.log.len() as u32,
             seat,
             action,
             at_ms: now_ms(),
-        });
+        };
+        self.log.push(record);
+        if let Some(slot) = slot {
+            slot.send(JournalOp::Append {
+                game_id: self.room_id.as_str().into(),
+                record,
+                ack: self.durable.clone(),
+            });
+        }
         let mut outgoing: Vec<(ConnId, Utf8Bytes)> = Vec::new();
         let game = self.game.as_ref().unwrap();
         // What all viewers share (the public view and its diff, public events) is
@@ -616,9 +832,7 @@ impl Room {
             outgoing.extend(spectators.into_iter().map(|c| (c, msg.clone())));
         }
         drop(frame);
-        for (conn, msg) in outgoing {
-            self.send(conn, msg);
-        }
+        self.emit(outgoing);
         crate::metrics::broadcast_time(started.elapsed().as_secs_f64());
         if self.game.as_ref().unwrap().is_over() {
             self.finish();
@@ -665,9 +879,17 @@ impl Room {
             let Some((seat, action)) = chosen else {
                 return;
             };
-            if let Err(e) = self.apply(seat, action) {
-                tracing::error!(seat, ?action, error = %e, "bot action refused");
-                return;
+            match self.apply(seat, action) {
+                Ok(()) => {}
+                Err(ApplyError::Rule(e)) => {
+                    tracing::error!(seat, ?action, error = %e, "bot action refused");
+                    return;
+                }
+                Err(ApplyError::Busy) => {
+                    // The journal is behind: try again shortly.
+                    self.schedule_bots(Duration::from_millis(100));
+                    return;
+                }
             }
         }
         self.schedule_bots(Duration::ZERO);
@@ -693,8 +915,8 @@ impl Room {
         self.status = to;
     }
 
-    /// Ends the room's game: won, or stopped at the turn cap (stored as abandoned: the
-    /// store's status for a game nobody won).
+    /// Ends the room's game: won, or stopped at the turn cap or left by everyone (stored
+    /// as abandoned: the store's status for a game nobody won).
     fn finish(&mut self) {
         self.set_status(RoomStatus::Finished);
         self.finished_at = Some(Instant::now());
@@ -723,10 +945,14 @@ impl Room {
                     won: false,
                 })
                 .collect(),
-            actions: std::mem::take(&mut self.log),
+            actions: self.log.clone(),
         };
         record.set_result_from(game);
-        if let Some(store) = &self.app.store {
+        if let Some(journal) = &self.journal {
+            // Behind this game's last actions in the journal's queue: stored and removed
+            // from the journal in one transaction.
+            journal.send_later(JournalOp::End(Box::new(record)));
+        } else if let Some(store) = &self.app.store {
             if store.submit(record).is_err() {
                 tracing::error!("store writer is gone: finished game not stored");
             }

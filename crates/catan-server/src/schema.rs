@@ -30,11 +30,12 @@ pub fn schema() -> Value {
     add::<catan_store::GamePage>(&mut generator, &mut refs);
     add::<catan_store::GameDetail>(&mut generator, &mut refs);
     add::<catan_store::Replay>(&mut generator, &mut refs);
+    add::<crate::stats::GameStats>(&mut generator, &mut refs);
     let defs = generator.take_definitions(true);
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Catan server wire types",
-        "description": "Messages over the WebSocket (ClientMsg, ServerMsg; a snapshot's view is a View), and the HTTP bodies (RoomOptions, CreatedRoom, RoomInfo, GamePage, GameDetail, Replay, HttpError). Generated from the Rust types; see protocol.md.",
+        "description": "Messages over the WebSocket (ClientMsg, ServerMsg; a snapshot's view is a View), and the HTTP bodies (RoomOptions, CreatedRoom, RoomInfo, GamePage, GameDetail, Replay, GameStats, HttpError). Generated from the Rust types; see protocol.md.",
         "anyOf": [refs["ClientMsg"], refs["ServerMsg"]],
         "$defs": defs,
     })

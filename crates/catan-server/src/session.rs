@@ -328,7 +328,16 @@ async fn run(state: AppState, socket: WebSocket) {
     loop {
         let frame = tokio::select! {
             f = stream.next() => f,
-            _ = shutdown.changed() => break,
+            _ = shutdown.changed() => {
+                // Server shutdown: the close frame goes out through this session's own
+                // writer, whether or not the room got to leave a close reason first (the
+                // room's queue may be dropped before the writer reads it), and the writer
+                // is awaited below, so no socket is cut without its 1001.
+                let _ = local_tx
+                    .send(close_frame(close::GOING_AWAY, "server shutting down"))
+                    .await;
+                break;
+            }
             _ = &mut writer => {
                 // The writer gave up (write timeout, client gone, or the room's close).
                 writer_done = true;

@@ -129,6 +129,7 @@ fn public_parts(v: &View) -> Parts {
         legal,
         helpers,
         frenemies,
+        barbarians,
     } = v;
     let mut b = PartsBuilder::with_capacity(4096, 32);
     macro_rules! field {
@@ -157,6 +158,9 @@ fn public_parts(v: &View) -> Parts {
     );
     if let Some(f) = frenemies {
         b.push(Key::Field("frenemies"), f);
+    }
+    if let Some(f) = barbarians {
+        b.push(Key::Field("barbarians"), f);
     }
     b.build()
 }
@@ -187,6 +191,7 @@ fn private_parts(v: &View, p: &View) -> Parts {
         legal,
         helpers,
         frenemies,
+        barbarians,
     } = v;
     let mut b = PartsBuilder::with_capacity(1024, 4);
     macro_rules! field {
@@ -222,6 +227,12 @@ fn private_parts(v: &View, p: &View) -> Parts {
         match frenemies {
             Some(f) => b.push(Key::Field("frenemies"), f),
             None => b.absent(Key::Field("frenemies")),
+        }
+    }
+    if *barbarians != p.barbarians {
+        match barbarians {
+            Some(f) => b.push(Key::Field("barbarians"), f),
+            None => b.absent(Key::Field("barbarians")),
         }
     }
     b.build()

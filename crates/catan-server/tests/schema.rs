@@ -131,6 +131,7 @@ fn real_views_and_events_validate() {
             ..GameConfig::default()
         },
         GameConfig::with_scenario(4, Some(Scenario::Frenemies)),
+        GameConfig::with_scenario(4, Some(Scenario::Barbarians)),
         GameConfig {
             five_six_turns: Some(catan_rules::FiveSixTurns::Paired),
             ..GameConfig::with_players(5)

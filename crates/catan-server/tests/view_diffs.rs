@@ -1,4 +1,4 @@
-//! Property: in random games (3–6 players, base, The Helpers or Frenemies, Paired Players
+//! Property: in random games (3–6 players, base, The Helpers, Frenemies or Barbarian Invasion, Paired Players
 //! or not, with or without trades), with one shared `Frame` per action as the room uses,
 //! after every action every viewer's update patch, applied to the view it had, gives
 //! exactly its new view; versions are contiguous; a viewer that (re)starts mid-game from a
@@ -99,11 +99,13 @@ proptest! {
     fn patched_views_equal_new_views(
         seed in any::<u64>(),
         players in 3u8..=6,
-        scenario in prop_oneof![Just(None), Just(Some(Scenario::Helpers)), Just(Some(Scenario::Frenemies))],
+        scenario in prop_oneof![Just(None), Just(Some(Scenario::Helpers)), Just(Some(Scenario::Frenemies)), Just(Some(Scenario::Barbarians))],
         all_helpers in any::<bool>(),
         paired in any::<bool>(),
         trades in any::<bool>(),
     ) {
+        // Barbarian Invasion is for 3–4 players.
+        let players = if scenario == Some(Scenario::Barbarians) { 3 + players % 2 } else { players };
         let config = GameConfig {
             all_helpers: scenario == Some(Scenario::Helpers) && all_helpers,
             five_six_turns: (paired && players >= 5).then_some(FiveSixTurns::Paired),

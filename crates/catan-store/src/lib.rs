@@ -49,14 +49,23 @@
 //!   [`StoreHandle::stats`]). Failed writes that may succeed later
 //!   ([`StoreError::is_transient`]) are retried with exponential back-off capped at
 //!   [`WriterConfig::max_backoff`], each failure logged with `tracing` at warn level.
+//! - The journal of live games: [`spawn_journal`] → [`Journal`] and [`JournalHandle`]
+//!   (bounded queue of [`JournalOp`]s, batched into one transaction, acknowledged per game
+//!   through [`Durable`]); [`Store::live_games`] reads it back on start-up.
 //! - [`Replay::game_at`] / [`Replay::view_at`]: the state after the first `k` actions.
 //!
 //! Times are unix milliseconds; the `u64` seed is stored bit-cast to `i64`; the
 //! configuration and each action are stored as JSON text.
 
+mod journal;
 mod model;
 mod store;
 mod writer;
+
+pub use journal::{
+    hash_token, spawn_journal, Durable, Journal, JournalBusy, JournalConfig, JournalHandle, JournalOp,
+    JournalSlot, JournalStats, LiveGame, LiveSeat, ResumedGame,
+};
 
 pub use model::{
     variant_name, ActionRecord, FinishedGame, GameDetail, GamePage, GameStatus, GameSummary, PlayerKind,

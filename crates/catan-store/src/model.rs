@@ -177,6 +177,7 @@ pub fn variant_name(config: &GameConfig) -> String {
         None => base.to_string(),
         Some(Scenario::Helpers) => format!("{base}+helpers"),
         Some(Scenario::Frenemies) => format!("{base}+frenemies"),
+        Some(Scenario::Barbarians) => format!("{base}+barbarians"),
     }
 }
 

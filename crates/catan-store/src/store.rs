@@ -208,7 +208,7 @@ fn small<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T> {
 }
 
 /// `$first, $first+1, …` (`count` of them) in parentheses.
-fn placeholders(first: usize, count: usize) -> String {
+pub(crate) fn placeholders(first: usize, count: usize) -> String {
     let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
     format!("({})", list.join(", "))
 }
@@ -304,83 +304,14 @@ impl Store {
     /// Idempotent on `game.id`: saving a game already stored changes nothing.
     pub async fn save(&self, game: &FinishedGame) -> Result<SaveOutcome> {
         game.validate().map_err(StoreError::Invalid)?;
-        let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        let actions: Vec<String> = game
-            .actions
-            .iter()
-            .map(|a| serde_json::to_string(&a.action))
-            .collect::<Result<_, _>>()
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
         self.ensure_ready().await?;
-
         let mut tx = self.pool.begin().await?;
-        let inserted = sqlx::query(
-            "INSERT INTO games (id, code, variant, config, player_count, seed, rules_version, status, winner, \
-             action_count, created_at, started_at, finished_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(&game.id)
-        .bind(&game.code)
-        .bind(game.variant())
-        .bind(config)
-        .bind(i64::from(game.config.players))
-        .bind(game.seed as i64)
-        .bind(&game.rules_version)
-        .bind(game.status.as_str())
-        .bind(game.winner.map(i64::from))
-        .bind(game.actions.len() as i64)
-        .bind(game.created_at_ms)
-        .bind(game.started_at_ms)
-        .bind(game.finished_at_ms)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if inserted == 0 {
-            tx.rollback().await?;
-            return Ok(SaveOutcome::AlreadyStored);
+        let outcome = save_in(&mut tx, game).await?;
+        match outcome {
+            SaveOutcome::Inserted => tx.commit().await?,
+            SaveOutcome::AlreadyStored => tx.rollback().await?,
         }
-
-        if !game.players.is_empty() {
-            let rows: Vec<String> = (0..game.players.len())
-                .map(|i| placeholders(i * 6 + 1, 6))
-                .collect();
-            let sql = format!(
-                "INSERT INTO game_players (game_id, seat, name, kind, final_vp, won) VALUES {}",
-                rows.join(", ")
-            );
-            let mut q = sqlx::query(&sql).persistent(false);
-            for p in &game.players {
-                q = q
-                    .bind(&game.id)
-                    .bind(i64::from(p.seat))
-                    .bind(&p.name)
-                    .bind(p.kind.as_str())
-                    .bind(i64::from(p.final_vp))
-                    .bind(i64::from(p.won));
-            }
-            q.execute(&mut *tx).await?;
-        }
-
-        for (chunk_no, chunk) in game.actions.chunks(ACTION_CHUNK).enumerate() {
-            let rows: Vec<String> = (0..chunk.len()).map(|i| placeholders(i * 5 + 1, 5)).collect();
-            let sql = format!(
-                "INSERT INTO game_actions (game_id, idx, seat, action, at_ms) VALUES {}",
-                rows.join(", ")
-            );
-            // Full chunks share one prepared statement; the odd-sized last one is not cached.
-            let mut q = sqlx::query(&sql).persistent(chunk.len() == ACTION_CHUNK);
-            for (i, a) in chunk.iter().enumerate() {
-                q = q
-                    .bind(&game.id)
-                    .bind(i64::from(a.index))
-                    .bind(i64::from(a.seat))
-                    .bind(&actions[chunk_no * ACTION_CHUNK + i])
-                    .bind(a.at_ms);
-            }
-            q.execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok(SaveOutcome::Inserted)
+        Ok(outcome)
     }
 
     /// Finished games, newest first: at most `limit` (1 to [`MAX_PAGE`]) of them,
@@ -545,6 +476,84 @@ impl Store {
         let n: i64 = row.try_get("n")?;
         small(n, "count")
     }
+}
+
+/// Writes a finished game, its players and its action log inside `conn`'s transaction
+/// (the caller commits); `AlreadyStored` (nothing written) when its id is already there.
+pub(crate) async fn save_in(conn: &mut sqlx::AnyConnection, game: &FinishedGame) -> Result<SaveOutcome> {
+    game.validate().map_err(StoreError::Invalid)?;
+    let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Invalid(e.to_string()))?;
+    let actions: Vec<String> = game
+        .actions
+        .iter()
+        .map(|a| serde_json::to_string(&a.action))
+        .collect::<Result<_, _>>()
+        .map_err(|e| StoreError::Invalid(e.to_string()))?;
+    let inserted = sqlx::query(
+        "INSERT INTO games (id, code, variant, config, player_count, seed, rules_version, status, winner, \
+             action_count, created_at, started_at, finished_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(&game.id)
+    .bind(&game.code)
+    .bind(game.variant())
+    .bind(config)
+    .bind(i64::from(game.config.players))
+    .bind(game.seed as i64)
+    .bind(&game.rules_version)
+    .bind(game.status.as_str())
+    .bind(game.winner.map(i64::from))
+    .bind(game.actions.len() as i64)
+    .bind(game.created_at_ms)
+    .bind(game.started_at_ms)
+    .bind(game.finished_at_ms)
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    if inserted == 0 {
+        return Ok(SaveOutcome::AlreadyStored);
+    }
+
+    if !game.players.is_empty() {
+        let rows: Vec<String> = (0..game.players.len())
+            .map(|i| placeholders(i * 6 + 1, 6))
+            .collect();
+        let sql = format!(
+            "INSERT INTO game_players (game_id, seat, name, kind, final_vp, won) VALUES {}",
+            rows.join(", ")
+        );
+        let mut q = sqlx::query(&sql).persistent(false);
+        for p in &game.players {
+            q = q
+                .bind(&game.id)
+                .bind(i64::from(p.seat))
+                .bind(&p.name)
+                .bind(p.kind.as_str())
+                .bind(i64::from(p.final_vp))
+                .bind(i64::from(p.won));
+        }
+        q.execute(&mut *conn).await?;
+    }
+
+    for (chunk_no, chunk) in game.actions.chunks(ACTION_CHUNK).enumerate() {
+        let rows: Vec<String> = (0..chunk.len()).map(|i| placeholders(i * 5 + 1, 5)).collect();
+        let sql = format!(
+            "INSERT INTO game_actions (game_id, idx, seat, action, at_ms) VALUES {}",
+            rows.join(", ")
+        );
+        // Full chunks share one prepared statement; the odd-sized last one is not cached.
+        let mut q = sqlx::query(&sql).persistent(chunk.len() == ACTION_CHUNK);
+        for (i, a) in chunk.iter().enumerate() {
+            q = q
+                .bind(&game.id)
+                .bind(i64::from(a.index))
+                .bind(i64::from(a.seat))
+                .bind(&actions[chunk_no * ACTION_CHUNK + i])
+                .bind(a.at_ms);
+        }
+        q.execute(&mut *conn).await?;
+    }
+    Ok(SaveOutcome::Inserted)
 }
 
 fn config_from_row(row: &AnyRow) -> Result<GameConfig> {

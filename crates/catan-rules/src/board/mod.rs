@@ -245,7 +245,7 @@ impl Board {
 
     /// The board with these terrains, tokens (0 for none) and harbor kinds, in board order;
     /// the caller has checked them ([`Board::from_parts`] for unchecked input).
-    fn assemble(
+    pub(crate) fn assemble(
         layout: Layout,
         terrain: [Terrain; MAX_HEXES],
         token: [u8; MAX_HEXES],

@@ -22,6 +22,8 @@
 //! with its reverse in `Game::hook_position`.
 
 use crate::action::{LegalActions, Seat, SeatSet};
+use crate::barbarians::BarbariansState;
+use crate::board::Board;
 use crate::config::{GameConfig, Scenario};
 use crate::error::RuleError;
 use crate::event::Event;
@@ -40,6 +42,7 @@ pub enum ScenarioState {
     Base,
     Helpers(HelpersState),
     Frenemies(FrenemiesState),
+    Barbarians(BarbariansState),
 }
 
 /// What a replaceable hook did with the core's step.
@@ -68,11 +71,26 @@ pub(crate) enum Built {
 
 impl ScenarioState {
     /// The starting state of `config`'s scenario (its random set-up from `rng`).
-    pub(crate) fn new(config: &GameConfig, rng: &mut Rng) -> ScenarioState {
+    pub(crate) fn new(config: &GameConfig, board: &Board, rng: &mut Rng) -> ScenarioState {
         match config.scenario {
             None => ScenarioState::Base,
             Some(Scenario::Helpers) => ScenarioState::Helpers(HelpersState::new(config, rng)),
             Some(Scenario::Frenemies) => ScenarioState::Frenemies(FrenemiesState::new(config)),
+            Some(Scenario::Barbarians) => ScenarioState::Barbarians(BarbariansState::new(board, rng)),
+        }
+    }
+
+    pub fn barbarians(&self) -> Option<&BarbariansState> {
+        match self {
+            ScenarioState::Barbarians(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn barbarians_mut(&mut self) -> Option<&mut BarbariansState> {
+        match self {
+            ScenarioState::Barbarians(b) => Some(b),
+            _ => None,
         }
     }
 
@@ -105,11 +123,20 @@ impl ScenarioState {
     }
 }
 
+/// Hook: a scenario that brings its own board lays it out here (from the game RNG, in
+/// place of the core's layout); `None`: the core's board.
+pub(crate) fn generate_board(config: &GameConfig, rng: &mut Rng) -> Option<Board> {
+    match config.scenario {
+        Some(Scenario::Barbarians) => Some(crate::barbarians::generate_board(rng)),
+        None | Some(Scenario::Helpers) | Some(Scenario::Frenemies) => None,
+    }
+}
+
 /// Whether the scenario can move a road away from the building it served (The Helpers'
 /// Högni moves an end road), so that a building may stand without a road of its owner.
 pub(crate) fn roads_can_move(config: &GameConfig) -> bool {
     match config.scenario {
-        None | Some(Scenario::Frenemies) => false,
+        None | Some(Scenario::Frenemies) | Some(Scenario::Barbarians) => false,
         Some(Scenario::Helpers) => true,
     }
 }
@@ -146,6 +173,12 @@ impl ScenarioState {
                 let part = position.frenemies.as_ref().ok_or_else(|| missing("frenemies"))?;
                 ScenarioState::Frenemies(game.frenemies_from_position(part)?)
             }
+            Some(Scenario::Barbarians) => {
+                return Err(PositionError::Scenario {
+                    scenario: "barbarians",
+                    reason: "positions for Barbarian Invasion are not supported yet".into(),
+                })
+            }
         })
     }
 }
@@ -157,6 +190,7 @@ impl Game {
             ScenarioState::Base => {}
             ScenarioState::Helpers(h) => p.helpers = Some(self.helpers_position(h)),
             ScenarioState::Frenemies(f) => p.frenemies = Some(self.frenemies_position(f)),
+            ScenarioState::Barbarians(_) => {}
         }
     }
 
@@ -164,7 +198,7 @@ impl Game {
     /// the played pile (Diara's look).
     pub(crate) fn hook_cards_aside(&self) -> [u8; 5] {
         match &self.scenario {
-            ScenarioState::Base | ScenarioState::Frenemies(_) => [0; 5],
+            ScenarioState::Base | ScenarioState::Frenemies(_) | ScenarioState::Barbarians(_) => [0; 5],
             ScenarioState::Helpers(h) => self.helpers_cards_aside(h),
         }
     }
@@ -177,7 +211,7 @@ impl Game {
     /// Hook: right after `seat`'s last set-up road.
     pub(crate) fn hook_after_setup(&mut self, seat: Seat, out: &mut Vec<Event>) {
         match self.scenario {
-            ScenarioState::Base | ScenarioState::Frenemies(_) => {}
+            ScenarioState::Base | ScenarioState::Frenemies(_) | ScenarioState::Barbarians(_) => {}
             ScenarioState::Helpers(_) => self.helpers_after_setup(seat, out),
         }
     }
@@ -185,7 +219,7 @@ impl Game {
     /// Hook: after a production roll paid `receivers` (the phase is already `Main`).
     pub(crate) fn hook_after_production(&mut self, receivers: SeatSet, _out: &mut Vec<Event>) {
         match self.scenario {
-            ScenarioState::Base | ScenarioState::Frenemies(_) => {}
+            ScenarioState::Base | ScenarioState::Frenemies(_) | ScenarioState::Barbarians(_) => {}
             ScenarioState::Helpers(_) => self.helpers_after_production(receivers),
         }
     }
@@ -196,6 +230,74 @@ impl Game {
         match self.scenario {
             ScenarioState::Base | ScenarioState::Frenemies(_) => Step::Core,
             ScenarioState::Helpers(_) => self.helpers_on_seven(out),
+            ScenarioState::Barbarians(_) => self.barbarians_on_seven(out),
+        }
+    }
+
+    /// Hook: every discard after a 7 is in (the phase is already `MoveRobber`).
+    /// Replaceable: the core's step is the robber move.
+    pub(crate) fn hook_discards_done(&mut self) -> Step {
+        match self.scenario {
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_) => Step::Core,
+            ScenarioState::Barbarians(_) => self.barbarians_discards_done(),
+        }
+    }
+
+    /// Hook: does `hex` produce when its number is rolled (the robber aside)?
+    #[inline]
+    pub(crate) fn hook_hex_produces(&self, hex: u8) -> bool {
+        match &self.scenario {
+            ScenarioState::Barbarians(b) => !b.is_conquered(hex),
+            _ => true,
+        }
+    }
+
+    /// Hook: corners where no settlement may be placed, whoever builds.
+    #[inline]
+    pub(crate) fn hook_forbidden_corners(&self) -> u128 {
+        match &self.scenario {
+            ScenarioState::Barbarians(_) => self.barbarians_forbidden_corners(),
+            _ => 0,
+        }
+    }
+
+    /// Hook: edges where no road may be built, whoever builds.
+    #[inline]
+    pub(crate) fn hook_forbidden_edges(&self) -> u128 {
+        match &self.scenario {
+            ScenarioState::Barbarians(_) => self.barbarians_forbidden_edges(),
+            _ => 0,
+        }
+    }
+
+    /// Hook: may the settlement on `corner` become a city (besides the core's checks)?
+    pub(crate) fn hook_may_upgrade(&self, corner: u8) -> bool {
+        match &self.scenario {
+            ScenarioState::Barbarians(_) => !self.building_conquered(corner),
+            _ => true,
+        }
+    }
+
+    /// Hook: is the second set-up building a city?
+    pub(crate) fn hook_setup_city(&self) -> bool {
+        matches!(self.scenario, ScenarioState::Barbarians(_))
+    }
+
+    /// Hook: may `seat` end the turn now (checked before anything changes)?
+    pub(crate) fn hook_may_end_turn(&self, seat: Seat) -> Result<(), RuleError> {
+        match &self.scenario {
+            ScenarioState::Barbarians(_) => self.may_end_turn_barbarians(seat),
+            _ => Ok(()),
+        }
+    }
+
+    /// Hook: points the core counts for `seat` that the scenario takes away (conquered
+    /// buildings).
+    #[inline]
+    pub(crate) fn hook_vp_withheld(&self, seat: Seat) -> u8 {
+        match &self.scenario {
+            ScenarioState::Barbarians(_) => self.barbarians_vp_withheld(seat),
+            _ => 0,
         }
     }
 
@@ -208,7 +310,7 @@ impl Game {
         out: &mut Vec<Event>,
     ) {
         match self.scenario {
-            ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Barbarians(_) => {}
             ScenarioState::Frenemies(_) => self.frenemies_robber_moved(seat, hex, victim, out),
         }
     }
@@ -217,7 +319,7 @@ impl Game {
     /// robbed there? (The core says no.)
     pub(crate) fn hook_may_skip_steal(&self, hex: u8) -> bool {
         match self.scenario {
-            ScenarioState::Base | ScenarioState::Helpers(_) => false,
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Barbarians(_) => false,
             ScenarioState::Frenemies(_) => self.frenemies_may_skip_steal(hex),
         }
     }
@@ -226,22 +328,30 @@ impl Game {
     pub(crate) fn hook_after_build(&mut self, seat: Seat, built: Built, out: &mut Vec<Event>) {
         match (&self.scenario, built) {
             (ScenarioState::Frenemies(_), Built::Road { edge }) => self.frenemies_after_road(seat, edge, out),
-            (ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_), _) => {}
+            (ScenarioState::Barbarians(_), Built::Settlement { .. } | Built::City { .. })
+                if !self.in_setup() =>
+            {
+                self.barbarians_land(out)
+            }
+            (ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_), _)
+            | (ScenarioState::Barbarians(_), _) => {}
         }
     }
 
     /// Hook: `seat` buys a development card (the turn and phase are checked). Replaceable:
     /// the core's step pays and draws from the deck.
-    pub(crate) fn hook_buy_card(&mut self, _seat: Seat, _out: &mut Vec<Event>) -> Result<Step, RuleError> {
+    pub(crate) fn hook_buy_card(&mut self, seat: Seat, out: &mut Vec<Event>) -> Result<Step, RuleError> {
         match self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_) => Ok(Step::Core),
+            ScenarioState::Barbarians(_) => self.barbarians_buy_card(seat, out),
         }
     }
 
     /// Hook: `seat` ends its own turn (before any Special Building Phase).
-    pub(crate) fn hook_end_turn(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
+    pub(crate) fn hook_end_turn(&mut self, _seat: Seat, out: &mut Vec<Event>) {
         match self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Frenemies(_) => {}
+            ScenarioState::Barbarians(_) => self.barbarians_battle(out),
         }
     }
 
@@ -251,6 +361,7 @@ impl Game {
         match self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) => {}
             ScenarioState::Frenemies(_) => self.frenemies_new_turn(),
+            ScenarioState::Barbarians(_) => self.barbarians_new_turn(),
         }
     }
 
@@ -258,7 +369,7 @@ impl Game {
     /// ([`crate::paired`]); per-turn limits start afresh for them.
     pub(crate) fn hook_paired_part_started(&mut self, _seat: Seat, _out: &mut Vec<Event>) {
         match self.scenario {
-            ScenarioState::Base | ScenarioState::Helpers(_) => {}
+            ScenarioState::Base | ScenarioState::Helpers(_) | ScenarioState::Barbarians(_) => {}
             ScenarioState::Frenemies(_) => self.frenemies_turn_limits_reset(),
         }
     }
@@ -269,6 +380,7 @@ impl Game {
         match &self.scenario {
             ScenarioState::Base | ScenarioState::Helpers(_) => 0,
             ScenarioState::Frenemies(f) => f.markers[seat as usize],
+            ScenarioState::Barbarians(b) => b.prisoners[seat as usize] / 2,
         }
     }
 
@@ -278,6 +390,7 @@ impl Game {
             ScenarioState::Base => {}
             ScenarioState::Helpers(_) => self.helpers_legal(seat, out),
             ScenarioState::Frenemies(_) => self.frenemies_legal(seat, out),
+            ScenarioState::Barbarians(_) => self.barbarians_legal(seat, out),
         }
     }
 
@@ -291,6 +404,7 @@ impl Game {
                 }
             }
             ScenarioState::Frenemies(_) => self.frenemies_waiting_on(s),
+            ScenarioState::Barbarians(_) => self.barbarians_waiting_on(s),
         }
     }
 
@@ -300,6 +414,11 @@ impl Game {
             ScenarioState::Base => {}
             ScenarioState::Helpers(h) => v.helpers = Some(self.helpers_view(h, viewer)),
             ScenarioState::Frenemies(f) => v.frenemies = Some(self.frenemies_view(f, viewer)),
+            ScenarioState::Barbarians(b) => {
+                // The core deck is not played: the size shown is the scenario's deck.
+                v.deck_size = b.deck_len;
+                v.barbarians = Some(self.barbarians_view(b, viewer));
+            }
         }
     }
 
@@ -307,7 +426,7 @@ impl Game {
     /// (knights taken off the table, cards being looked at).
     pub(crate) fn hook_dev_cards_aside(&self) -> (u32, u32) {
         match &self.scenario {
-            ScenarioState::Base | ScenarioState::Frenemies(_) => (0, 0),
+            ScenarioState::Base | ScenarioState::Frenemies(_) | ScenarioState::Barbarians(_) => (0, 0),
             ScenarioState::Helpers(h) => h.dev_cards_aside(),
         }
     }
@@ -318,6 +437,7 @@ impl Game {
             ScenarioState::Base => Ok(()),
             ScenarioState::Helpers(h) => self.check_helper_invariants(h),
             ScenarioState::Frenemies(f) => self.check_frenemies_invariants(f),
+            ScenarioState::Barbarians(b) => self.check_barbarian_invariants(b),
         }
     }
 
