@@ -43,7 +43,7 @@ const DRIVER: &str = r#"(() => {
   }
   if (document.querySelector('.game-over')) return null;
   const target = (t) => document.querySelector(`.target[data-types~="${t}"]`);
-  for (const t of ['build_city', 'build_settlement', 'move_robber', 'use_digur']) {
+  for (const t of ['build_city', 'build_settlement', 'move_robber', 'use_digur', 'place_knight', 'intrigue']) {
     if (target(t)) return { sel: `[data-key="${target(t).getAttribute('data-key')}"]`, render: true };
   }
   const buttons = ['roll_dice', 'discard', 'decline_trade', 'reject_gift', 'decline_hilda', 'helper_flip',
@@ -91,6 +91,92 @@ async fn drive_once(page: &Page) -> bool {
         }
     }
     true
+}
+
+/// The first resource `page`'s hand holds (from the hand shown on the page), if any.
+async fn held_resource(page: &Page, except: Option<&str>) -> Option<String> {
+    let except = serde_json::to_string(&except).unwrap();
+    let r = page
+        .eval(&format!(
+            "(() => {{ for (const li of document.querySelectorAll('[data-hand]')) {{ \
+             const r = li.getAttribute('data-hand'); \
+             if (r !== {except} && Number(li.textContent.match(/\\d+/)[0]) > 0) return r; }} return null; }})()"
+        ))
+        .await
+        .unwrap();
+    r.as_str().map(str::to_string)
+}
+
+const OTHER: [&str; 5] = ["brick", "lumber", "wool", "grain", "ore"];
+
+/// A domestic trade through the dialogs: Ann offers 1 card for 1 of another resource, Bo
+/// counters (or, holding nothing else, declines), Ann confirms with Bo (or withdraws).
+/// Returns whether the cards changed hands.
+async fn trade_by_dialogs(ann: &Page, bo: &Page) -> bool {
+    let Some(give) = held_resource(ann, None).await else {
+        return false;
+    };
+    let want = OTHER.iter().find(|r| **r != give).unwrap().to_string();
+    ann.click("[data-do=offer_trade]").await.unwrap();
+    ann.click(&format!("[data-picker-name=give] [data-plus={give}]"))
+        .await
+        .unwrap();
+    ann.click(&format!("[data-picker-name=get] [data-plus={want}]"))
+        .await
+        .unwrap();
+    ann.click("[data-submit=offer]").await.unwrap();
+    ann.wait_for("document.querySelector('[data-offer]')", "Ann's open offer")
+        .await
+        .unwrap();
+    bo.wait_for(
+        "document.querySelector('[data-offer]') && document.querySelector('[data-do=decline_trade]')",
+        "the offer on Bo's page",
+    )
+    .await
+    .unwrap();
+    let bo_gives = held_resource(bo, Some(&give)).await;
+    match bo_gives {
+        Some(r) => {
+            // Bo's counter, from Bo's side: Bo gives 1 `r` and gets 1 `give`.
+            bo.click("[data-do=counter_offer]").await.unwrap();
+            bo.click(&format!("[data-picker-name=give] [data-plus={r}]"))
+                .await
+                .unwrap();
+            bo.click(&format!("[data-picker-name=get] [data-plus={give}]"))
+                .await
+                .unwrap();
+            bo.click("[data-submit=counter]").await.unwrap();
+            ann.wait_for("document.querySelector('[data-do=confirm_trade]') && document.querySelector('[data-offer]').textContent.includes('countered')", "Bo's counter on Ann's page").await.unwrap();
+            ann.click("[data-do=confirm_trade]").await.unwrap();
+            let bo_choice = ann
+                .wait_for("[...document.querySelectorAll('[data-choice]')].find(b => b.textContent.includes('Bo'))?.getAttribute('data-choice')", "the choice of Bo")
+                .await
+                .unwrap();
+            ann.click(&format!("[data-choice=\"{}\"]", bo_choice.as_str().unwrap()))
+                .await
+                .unwrap();
+            for p in [ann, bo] {
+                p.wait_for("[...document.querySelectorAll('.log li')].some(li => /gave .* to Bo/.test(li.textContent))", "the completed trade in the log").await.unwrap();
+            }
+            true
+        }
+        None => {
+            bo.click("[data-do=decline_trade]").await.unwrap();
+            ann.wait_for("!document.querySelector('[data-offer]') || document.querySelector('[data-offer]').textContent.includes('declined')", "Bo's answer").await.unwrap();
+            if ann
+                .eval("!!document.querySelector('[data-do=cancel_trade]')")
+                .await
+                .unwrap()
+                == json!(true)
+            {
+                ann.click("[data-do=cancel_trade]").await.unwrap();
+            }
+            ann.wait_for("!document.querySelector('[data-offer]')", "the offer withdrawn")
+                .await
+                .unwrap();
+            false
+        }
+    }
 }
 
 fn no_js_errors(page: &Page, what: &str) {
@@ -228,6 +314,9 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
     let mut clicks = 0u32;
     let mut reloaded = false;
     let mut shot = false;
+    let mut traded = false;
+    let mut trade_tries = 0;
+    let mut chatted = false;
     loop {
         let over = ann.eval("!!document.querySelector('.game-over')").await.unwrap();
         if over == json!(true) {
@@ -237,6 +326,28 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
             Instant::now() < deadline,
             "the game did not end within 15 minutes ({clicks} clicks)"
         );
+        if !traded
+            && trade_tries < 5
+            && ann
+                .eval(
+                    "!!document.querySelector('[data-do=offer_trade]') && !document.querySelector('.modal')",
+                )
+                .await
+                .unwrap()
+                == json!(true)
+        {
+            trade_tries += 1;
+            traded = trade_by_dialogs(&ann, &bo).await;
+        }
+        if !chatted && clicks >= 20 {
+            // Chat reaches the other seat and the spectator.
+            ann.type_into("input[name=chat]", "good luck, all").await.unwrap();
+            ann.press("Enter").await.unwrap();
+            for p in [&bo, &spec] {
+                p.wait_for("[...document.querySelectorAll('.chat-list li')].some(li => li.textContent.includes('good luck, all'))", "the chat line").await.unwrap();
+            }
+            chatted = true;
+        }
         let mut acted = false;
         for p in [&ann, &bo] {
             if drive_once(p).await {
@@ -245,11 +356,12 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
             }
         }
         if !shot
-            && ann
-                .eval("document.querySelectorAll('[data-building]').length >= 9")
-                .await
-                .unwrap()
-                == json!(true)
+            && (clicks >= 45
+                || ann
+                    .eval("document.querySelectorAll('[data-building]').length >= 9")
+                    .await
+                    .unwrap()
+                    == json!(true))
         {
             ann.screenshot(&shots().join("game-base.png")).await.unwrap();
             spec.screenshot(&shots().join("spectator-phone.png"))
@@ -284,6 +396,17 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
                 hand_after.as_str().is_some_and(|t| t.starts_with("Your hand")),
                 "{hand_before} / {hand_after}"
             );
+            // A dropped connection comes back by itself (back-off) and resyncs.
+            let opened = ann.eval("window.catanConnection.attempt").await.unwrap();
+            assert_eq!(opened, json!(0));
+            ann.eval("window.catanConnection.ws.close(3000)").await.unwrap();
+            ann.wait_for(
+                "window.catanConnection.attempt > 0",
+                "the client noticing the drop",
+            )
+            .await
+            .unwrap();
+            ann.wait_for("window.catanConnection.attempt === 0 && window.catanConnection.view && document.getElementById('status').textContent === 'connected'", "the reconnect").await.unwrap();
             reloaded = true;
         }
         if !acted {
@@ -292,7 +415,7 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
     }
     assert!(
         reloaded && shot,
-        "the game ended too early to reload ({clicks} clicks)"
+        "the game ended too early ({clicks} clicks): reloaded {reloaded}, screenshot {shot}, chat {chatted}"
     );
     let played = started.elapsed();
 
@@ -314,6 +437,11 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
             json!(3),
             "{what}"
         );
+    }
+    // Every update applied as a patch: no page had to ask for a fresh snapshot.
+    for (p, what) in [(&ann, "Ann"), (&bo, "Bo"), (&spec, "spectator")] {
+        let resyncs = p.eval("window.catanConnection.resyncs || 0").await.unwrap();
+        assert_eq!(resyncs, json!(0), "{what} resynced");
     }
     // The spectator's board shows what the players' boards show.
     let pieces = "document.querySelectorAll('[data-building]').length + '/' + document.querySelectorAll('[data-road]').length";
@@ -383,7 +511,7 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
         no_js_errors(p, what);
     }
     eprintln!(
-        "browser game: {clicks} clicks, played in {:.1} s, whole test {:.1} s; screenshots in {}",
+        "browser game: {clicks} clicks, trade completed: {traded}, played in {:.1} s, whole test {:.1} s; screenshots in {}",
         played.as_secs_f64(),
         started.elapsed().as_secs_f64(),
         shots().display()
@@ -404,11 +532,25 @@ async fn the_five_six_island_and_every_scenario_play_in_the_browser() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(Some(sqlite_url(&dir))).await;
     let base = format!("http://{}", server.addr);
-    for (players, scenario, hexes, shot) in [
-        (5, "", 30, "game-5-6.png"),
-        (4, "helpers", 19, "game-helpers.png"),
-        (4, "frenemies", 19, "game-frenemies.png"),
-    ] {
+    let mut cases = vec![
+        (5, "", Some(30), "game-5-6.png"),
+        (4, "helpers", Some(19), "game-helpers.png"),
+        (4, "frenemies", Some(19), "game-frenemies.png"),
+    ];
+    // Barbarian Invasion joins as soon as the server offers it.
+    let (status, _) = server
+        .http(
+            "POST",
+            "/api/rooms",
+            Some(&json!({"players": 3, "scenario": "barbarians"})),
+        )
+        .await;
+    if status == 201 {
+        cases.push((3, "barbarians", None, "game-barbarians.png"));
+    } else {
+        eprintln!("the server does not offer Barbarian Invasion ({status}): not played here");
+    }
+    for (players, scenario, hexes, shot) in cases {
         let ctx = browser.new_context().await.unwrap();
         let page = browser.new_page(Some(&ctx), 1280, 900).await.unwrap();
         create_room_in_page(&page, &base, players, scenario).await;
@@ -424,13 +566,13 @@ async fn the_five_six_island_and_every_scenario_play_in_the_browser() {
         page.wait_for("document.querySelector('svg.board')", "the board")
             .await
             .unwrap();
-        assert_eq!(
-            page.eval("document.querySelectorAll('[data-hex-id]').length")
+        if let Some(hexes) = hexes {
+            let shown = page
+                .eval("document.querySelectorAll('[data-hex-id]').length")
                 .await
-                .unwrap(),
-            json!(hexes),
-            "{scenario}"
-        );
+                .unwrap();
+            assert_eq!(shown, json!(hexes), "{scenario}");
+        }
         assert_eq!(
             page.eval("document.querySelectorAll('[data-player]').length")
                 .await
@@ -460,6 +602,11 @@ async fn the_five_six_island_and_every_scenario_play_in_the_browser() {
             .await
             .unwrap();
         }
+        if scenario == "barbarians" {
+            page.wait_for("document.querySelector('.castle-label')", "the castle")
+                .await
+                .unwrap();
+        }
         if scenario == "frenemies" {
             page.wait_for(
                 "document.querySelector('.player-stats')?.textContent.includes('tokens')",
@@ -474,5 +621,71 @@ async fn the_five_six_island_and_every_scenario_play_in_the_browser() {
     }
     eprintln!("islands and scenarios: {:.1} s", started.elapsed().as_secs_f64());
     drop(browser);
+    server.stop().await;
+}
+
+/// Without a browser: the pages and every file they load, with their content types and
+/// cache headers, and the total a game page downloads (at most 300 KB).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_is_served_with_content_types_cache_headers_and_a_small_weight() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    let base = format!("http://{}", server.addr);
+    let http = reqwest::Client::new();
+    let get = |path: String| {
+        let http = http.clone();
+        let url = format!("{base}{path}");
+        async move {
+            let r = http.get(&url).send().await.unwrap();
+            let status = r.status().as_u16();
+            let header = |n: &str| {
+                r.headers()
+                    .get(n)
+                    .map(|v| v.to_str().unwrap().to_string())
+                    .unwrap_or_default()
+            };
+            let (kind, cache) = (header("content-type"), header("cache-control"));
+            (status, kind, cache, r.text().await.unwrap())
+        }
+    };
+    let mut shell = String::new();
+    for page in ["/", "/r/K7QF3MXA", "/games/9f1c"] {
+        let (status, kind, cache, body) = get(page.to_string()).await;
+        assert_eq!(status, 200, "{page}");
+        assert_eq!(kind, "text/html; charset=utf-8", "{page}");
+        assert_eq!(cache, "no-cache", "{page}");
+        shell = body;
+    }
+    // Follow every file the page loads: the shell's links, then each module's imports.
+    let start = shell.find("/assets/").unwrap();
+    let dir_end = start + shell[start + 8..].find('/').unwrap() + 9;
+    let assets = shell[start..dir_end].to_string();
+    let mut queue: Vec<String> = vec!["app.js".into(), "style.css".into(), "favicon.svg".into()];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut weight = shell.len();
+    while let Some(file) = queue.pop() {
+        if !seen.insert(file.clone()) {
+            continue;
+        }
+        let (status, kind, cache, body) = get(format!("{assets}{file}")).await;
+        assert_eq!(status, 200, "{file}");
+        let want = match file.rsplit('.').next().unwrap() {
+            "js" => "text/javascript; charset=utf-8",
+            "css" => "text/css; charset=utf-8",
+            _ => "image/svg+xml",
+        };
+        assert_eq!(kind, want, "{file}");
+        assert_eq!(cache, "public, max-age=31536000, immutable", "{file}");
+        weight += body.len();
+        for part in body.split("from './").skip(1) {
+            queue.push(part[..part.find('\'').unwrap()].to_string());
+        }
+    }
+    assert!(seen.len() >= 12, "{seen:?}");
+    assert!(weight <= 300 * 1024, "a game page downloads {weight} bytes");
+    eprintln!("a game page downloads {weight} bytes in {} files", seen.len() + 1);
+    // Unknown files are JSON 404s like every other unknown route.
+    let (status, kind, _, body) = get(format!("{assets}nope.js")).await;
+    assert_eq!((status, kind.as_str()), (404, "application/json"), "{body}");
     server.stop().await;
 }

@@ -341,6 +341,60 @@ async fn a_game_of_frenemies_over_websocket() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_of_barbarian_invasion_over_websocket() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Some(sqlite_url(&dir))).await;
+    // 3 or 4 players only.
+    let bad = json!({"players": 5, "scenario": "barbarians"});
+    let (s, body) = server.http("POST", "/api/rooms", Some(&bad)).await;
+    assert_eq!(s, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("Barbarian Invasion"),
+        "{body}"
+    );
+    let (code, room_id) = server
+        .create_room(
+            json!({"players": 4, "bots": 2, "bot_level": "random", "scenario": "barbarians", "seed": 6}),
+        )
+        .await;
+    let (_, info) = server.http("GET", &format!("/api/rooms/{code}"), None).await;
+    assert_eq!(info["options"]["victory_points"], 12);
+    let url = server.ws_url();
+    let mut ann = Client::join(&url, &code, "Ann").await;
+    let bo = Client::join(&url, &code, "Bo").await;
+    let spectator = Client::spectate(&url, &code).await;
+    ann.send(json!({"type": "start"})).await;
+    // Every message each client receives is scanned for leaks on the way (hands, the
+    // deck order).
+    let a = tokio::spawn(play_to_end(ann, 3, true));
+    let b = tokio::spawn(play_to_end(bo, 4, false));
+    let s = tokio::spawn(play_to_end(spectator, 5, false));
+    let (_, view) = a.await.unwrap();
+    b.await.unwrap();
+    let (_, spec_view) = s.await.unwrap();
+    let winner = view["winner"].as_u64().unwrap() as usize;
+    assert!(view["players"][winner]["victory_points"].as_u64().unwrap() >= 12);
+    let b = &spec_view["barbarians"];
+    let sum = |v: &serde_json::Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(
+        b["supply"].as_u64().unwrap() + sum(&b["barbarians"]) + sum(&b["prisoners"]),
+        30,
+        "barbarians conserved in the spectator's view"
+    );
+    assert_eq!(b["gold"].as_array().unwrap().len(), 4, "gold is public");
+    let record = server.wait_stored(&room_id).await;
+    assert_eq!(record["config"]["scenario"], "barbarians");
+    assert_eq!(record["config"]["victory_points"], 12);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paired_players_game_over_websocket() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(Some(sqlite_url(&dir))).await;

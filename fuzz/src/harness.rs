@@ -72,7 +72,10 @@ pub fn game_apply(bytes: &[u8]) {
     let seed = u64::from_le_bytes(std::array::from_fn(|_| input.byte()));
     let flags = input.byte();
     let mut config = GameConfig::with_players(3 + flags % 4);
-    if flags & 0x10 != 0 {
+    if flags & 0x30 == 0x30 {
+        // Barbarian Invasion: 3 or 4 players.
+        config = GameConfig::with_scenario(3 + flags % 2, Some(Scenario::Barbarians));
+    } else if flags & 0x10 != 0 {
         config.scenario = Some(Scenario::Helpers);
     }
     let Ok(mut game) = Game::new(config, seed) else {

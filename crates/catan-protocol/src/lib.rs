@@ -44,7 +44,8 @@ pub struct RoomOptions {
     pub players: u8,
     /// How many of the seats are bots (the last ones). `bots == players` starts at once.
     pub bots: u8,
-    /// The target; when not given, the scenario's (10, or 11 for `"frenemies"`).
+    /// The target; when not given, the scenario's (10, 11 for `"frenemies"`, 12 for
+    /// `"barbarians"`).
     pub victory_points: Option<u8>,
     /// `null`, `"helpers"` or `"frenemies"`.
     pub scenario: Option<Scenario>,
@@ -113,10 +114,6 @@ impl RoomOptions {
     pub fn validate(&self) -> Result<(), String> {
         let config = self.game_config();
         config.validate().map_err(|e| e.to_string())?;
-        if self.scenario == Some(Scenario::Barbarians) {
-            // Lifted once the server's end-to-end game covers it.
-            return Err("scenario \"barbarians\" is not offered by the server yet".into());
-        }
         let reach = victory_point_range(&config);
         if !reach.contains(&self.target()) {
             return Err(format!(

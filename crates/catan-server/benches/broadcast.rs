@@ -1,5 +1,6 @@
 //! The per-action broadcast path without sockets: apply one action, then for 4 players and
-//! 1 spectator project the view, diff it against the last one and write the update text.
+//! 1 spectator write the update text (the public view serialized and diffed once in a
+//! `Frame`, each seat's private parts on their own).
 //! Actions come from pre-recorded random games, so the bot's choice is not measured; a
 //! finished game restarts (a new game and 5 snapshots, about once per thousand actions).
 //!
@@ -11,7 +12,7 @@
 use catan_bots::RandomBot;
 use catan_protocol::ServerMsg;
 use catan_rules::{redact, Action, Game, GameConfig, Seat, Viewer};
-use catan_server::view_stream::ViewStream;
+use catan_server::view_stream::{Frame, ViewStream};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -72,21 +73,25 @@ impl Replay {
 fn text_diff(c: &mut Criterion) {
     let mut replay = Replay::new();
     let mut streams: Vec<ViewStream> = viewers().into_iter().map(ViewStream::new).collect();
+    let mut frame = Frame::new(&replay.game, &[]);
     for s in &mut streams {
-        black_box(s.snapshot(&replay.game));
+        black_box(s.snapshot(&mut frame));
     }
+    drop(frame);
     let mut group = c.benchmark_group("broadcast");
     group.throughput(Throughput::Elements(1));
     group.bench_function("typed_text_diff", |b| {
         b.iter(|| match replay.step() {
             Some(events) => {
+                let mut frame = Frame::new(&replay.game, &events);
                 for s in &mut streams {
-                    black_box(s.update(&replay.game, &events));
+                    black_box(s.update(&mut frame));
                 }
             }
             None => {
+                let mut frame = Frame::new(&replay.game, &[]);
                 for s in &mut streams {
-                    black_box(s.snapshot(&replay.game));
+                    black_box(s.snapshot(&mut frame));
                 }
             }
         })

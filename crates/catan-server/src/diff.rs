@@ -87,6 +87,79 @@ pub fn diff_into(old: &Doc, new: &Doc, out: &mut String) -> usize {
     w.ops
 }
 
+/// Writes patch operations into a caller's buffer, comma-separated (no brackets), so that
+/// several diffs, ready-made operation lists and single operations join into one patch.
+pub struct PatchWriter<'a> {
+    w: Writer<'a>,
+}
+
+impl<'a> PatchWriter<'a> {
+    pub fn new(out: &'a mut String) -> Self {
+        PatchWriter {
+            w: Writer {
+                out,
+                path: String::new(),
+                ops: 0,
+            },
+        }
+    }
+
+    /// Bytes in the buffer so far.
+    pub fn len(&self) -> usize {
+        self.w.out.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.w.out.is_empty()
+    }
+
+    /// Operations written so far.
+    pub fn ops(&self) -> usize {
+        self.w.ops
+    }
+
+    /// The operations turning `old[os..oe]` into `new[ns..ne]`, at JSON Pointer `path`
+    /// (escaped, not the root: a subtree whose pieces cost more is replaced whole).
+    pub fn diff_at(
+        &mut self,
+        path: &str,
+        old: &Doc,
+        (os, oe): (usize, usize),
+        new: &Doc,
+        (ns, ne): (usize, usize),
+    ) {
+        self.w.path.clear();
+        self.w.path.push_str(path);
+        self.w.diff(old, os, oe, new, ns, ne, path.is_empty());
+    }
+
+    /// One `add` (`replace` if `replace`) of the JSON text `value` at `path`.
+    pub fn set_at(&mut self, path: &str, value: &str, replace: bool) {
+        self.w.path.clear();
+        self.w.path.push_str(path);
+        self.w.op(if replace { "replace" } else { "add" }, Some(value));
+    }
+
+    /// One `remove` at `path`.
+    pub fn remove_at(&mut self, path: &str) {
+        self.w.path.clear();
+        self.w.path.push_str(path);
+        self.w.op("remove", None);
+    }
+
+    /// Appends `count` operations already written (comma-separated) by another writer.
+    pub fn append(&mut self, ops: &str, count: usize) {
+        if count == 0 {
+            return;
+        }
+        if self.w.ops > 0 {
+            self.w.out.push(',');
+        }
+        self.w.out.push_str(ops);
+        self.w.ops += count;
+    }
+}
+
 /// The whole patch from `old` to `new` as a JSON array.
 pub fn diff(old: &str, new: &str) -> String {
     let mut out = String::from("[");

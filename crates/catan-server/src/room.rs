@@ -3,7 +3,7 @@
 //! socket: each connection has a bounded outbound queue filled with `try_send`, and a
 //! client whose queue is full is dropped (it can reconnect and get a snapshot).
 
-use crate::view_stream::ViewStream;
+use crate::view_stream::{Frame, ViewStream};
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes};
 use catan_bots::Bot;
@@ -700,9 +700,17 @@ impl Room {
         tracing::info!(seed = self.seed, "game started");
         self.journal_start();
         let conns: Vec<ConnId> = self.conns.keys().copied().collect();
-        for c in conns {
-            self.send_snapshot(c);
+        let mut snapshots = Vec::with_capacity(conns.len());
+        {
+            // One frame for all: the snapshots share one serialized public view.
+            let mut frame = Frame::new(self.game.as_ref().unwrap(), &[]);
+            for c in conns {
+                if let Some(msg) = snapshot_in(&self.conns, &mut self.seats, &mut self.spect, c, &mut frame) {
+                    snapshots.push((c, msg));
+                }
+            }
         }
+        self.emit(snapshots);
         self.broadcast_room();
         self.drive_bots(false);
     }
@@ -741,17 +749,12 @@ impl Room {
     }
 
     fn send_snapshot(&mut self, conn: ConnId) {
-        let Some(&(viewer, _)) = self.conns.get(&conn) else {
-            return;
-        };
-        let game = self.game.as_ref().expect("started");
-        let msg = match viewer {
-            Viewer::Seat(s) => self.seats[s as usize].stream.snapshot(game),
-            // A spectator joining a running stream gets the shared view at its version
-            // (the stream's last view is that same view).
-            Viewer::Spectator => self.spect.snapshot(game),
-        };
-        self.emit(vec![(conn, msg)]);
+        let mut frame = Frame::new(self.game.as_ref().expect("started"), &[]);
+        let msg = snapshot_in(&self.conns, &mut self.seats, &mut self.spect, conn, &mut frame);
+        drop(frame);
+        if let Some(msg) = msg {
+            self.emit(vec![(conn, msg)]);
+        }
     }
 
     /// Sends messages that show the game as it is now: at once if the journal has every
@@ -811,10 +814,13 @@ impl Room {
         }
         let mut outgoing: Vec<(ConnId, Utf8Bytes)> = Vec::new();
         let game = self.game.as_ref().unwrap();
+        // What all viewers share (the public view and its diff, public events) is
+        // computed once for this action.
+        let mut frame = Frame::new(game, &events);
         // Seats with a connection: their own view, diffed against the last one sent.
         for slot in self.seats.iter_mut() {
             let Some(conn) = slot.conn else { continue };
-            if let Some(msg) = slot.stream.update(game, &events) {
+            if let Some(msg) = slot.stream.update(&mut frame) {
                 outgoing.push((conn, msg));
             }
         }
@@ -823,9 +829,10 @@ impl Room {
         let spectators: Vec<ConnId> = spectators.map(|(c, _)| *c).collect();
         if spectators.is_empty() {
             self.spect.reset();
-        } else if let Some(msg) = self.spect.update(game, &events) {
+        } else if let Some(msg) = self.spect.update(&mut frame) {
             outgoing.extend(spectators.into_iter().map(|c| (c, msg.clone())));
         }
+        drop(frame);
         self.emit(outgoing);
         crate::metrics::broadcast_time(started.elapsed().as_secs_f64());
         if self.game.as_ref().unwrap().is_over() {
@@ -953,4 +960,21 @@ impl Room {
         }
         self.broadcast_room();
     }
+}
+
+/// The snapshot for `conn` from `frame` (the room's current game).
+fn snapshot_in(
+    conns: &HashMap<ConnId, (Viewer, Outbound)>,
+    seats: &mut [SeatSlot],
+    spect: &mut ViewStream,
+    conn: ConnId,
+    frame: &mut Frame<'_>,
+) -> Option<Utf8Bytes> {
+    let &(viewer, _) = conns.get(&conn)?;
+    Some(match viewer {
+        Viewer::Seat(s) => seats[s as usize].stream.snapshot(frame),
+        // A spectator joining a running stream gets the shared view at its version (the
+        // stream's last view is that same view).
+        Viewer::Spectator => spect.snapshot(frame),
+    })
 }

@@ -1,25 +1,378 @@
-//! One viewer's stream of views: the version it is at and the serialized view it last
-//! received, and the wire texts that move it on (a snapshot, or an update carrying a
-//! patch). IO-free, so the per-action broadcast path can be benchmarked on its own
-//! (`benches/broadcast.rs`).
+//! One viewer's stream of views: the version it is at and the view it last received, and
+//! the wire texts that move it on (a snapshot, or an update carrying a patch). IO-free, so
+//! the per-action broadcast path can be benchmarked on its own (`benches/broadcast.rs`).
 //!
-//! Per action and viewer the cost is: project the typed view, serialize it once with
-//! serde (no `Value` tree), diff the text against the last one ([`crate::diff`]: unchanged
-//! subtrees are one `memcmp`), and write the update text once; spectators share one
-//! stream, so their update is built and serialized once for all of them.
+//! Why a [`Frame`]: after one action the viewers' views are nearly the same. The public
+//! view (what a spectator sees) is serialized, indexed and diffed against the previous
+//! public view **once**, and every viewer's patch reuses those operations; only the parts
+//! of a seat's view that differ from the public one (its own player entry with the hand,
+//! its legal actions, `viewer`, a scenario's private part) are serialized and diffed per
+//! seat. Which parts those are is decided by comparing the typed seat view with the public
+//! one field by field, so a field that becomes viewer-dependent in the rules stays correct
+//! (it just costs a per-viewer diff). Events are redacted and serialized once unless a
+//! viewer's redaction differs.
+//!
+//! A view is cut into parts: each top-level field, except `players`, which is one part per
+//! player. A part's diff is the text diff of [`crate::diff`] (unchanged subtrees cost one
+//! `memcmp`); paths are the same as over the whole view, so the wire stays RFC 6902 JSON
+//! Patch against the view the client holds.
 
-use crate::diff::Doc;
+use crate::diff::{Doc, PatchWriter};
 use axum::extract::ws::Utf8Bytes;
 use catan_protocol::ServerMsg;
-use catan_rules::{redact, Event, Game, Viewer};
+use catan_rules::{redact, Event, Game, View, Viewer};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// A part of a view diffed on its own: a top-level field, or one entry of `players`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    Field(&'static str),
+    Player(u8),
+}
+
+impl Key {
+    /// The part's JSON Pointer (field names need no escaping).
+    fn path(self, out: &mut String) {
+        out.clear();
+        match self {
+            Key::Field(f) => {
+                out.push('/');
+                out.push_str(f);
+            }
+            Key::Player(i) => {
+                let _ = write!(out, "/players/{i}");
+            }
+        }
+    }
+}
+
+/// Serialized parts: their JSON texts one after another in one indexed text, and where
+/// each is. A span of `None` is a field absent from the view (skipped by serde).
+#[derive(Debug)]
+struct Parts {
+    doc: Doc,
+    parts: Vec<(Key, Option<(u32, u32)>)>,
+}
+
+impl Parts {
+    fn find(&self, key: Key) -> Option<Option<(usize, usize)>> {
+        self.parts
+            .iter()
+            .find(|p| p.0 == key)
+            .map(|p| p.1.map(|(s, e)| (s as usize, e as usize)))
+    }
+}
+
+#[derive(Default)]
+struct PartsBuilder {
+    text: Vec<u8>,
+    parts: Vec<(Key, Option<(u32, u32)>)>,
+}
+
+impl PartsBuilder {
+    fn with_capacity(bytes: usize, parts: usize) -> Self {
+        PartsBuilder {
+            text: Vec::with_capacity(bytes),
+            parts: Vec::with_capacity(parts),
+        }
+    }
+
+    fn push<T: Serialize + ?Sized>(&mut self, key: Key, value: &T) {
+        if !self.text.is_empty() {
+            self.text.push(b',');
+        }
+        let start = self.text.len() as u32;
+        serde_json::to_writer(&mut self.text, value).expect("views serialize");
+        self.parts.push((key, Some((start, self.text.len() as u32))));
+    }
+
+    fn absent(&mut self, key: Key) {
+        self.parts.push((key, None));
+    }
+
+    fn build(self) -> Parts {
+        // serde_json writes UTF-8; checking it again is cheap next to serializing.
+        let text = String::from_utf8(self.text).expect("serde_json writes UTF-8");
+        Parts {
+            doc: Doc::new(text),
+            parts: self.parts,
+        }
+    }
+}
+
+/// Writes every part of `v` (the public view): each field in serde's order, `players` one
+/// entry per part. The exhaustive pattern makes a new `View` field a compile error here.
+fn public_parts(v: &View) -> Parts {
+    let View {
+        viewer,
+        config,
+        board: _, // never in `view_state`: the fixed board travels in snapshots only
+        robber,
+        buildings,
+        roads,
+        players,
+        bank,
+        deck_size,
+        phase,
+        current,
+        turn,
+        dice,
+        development_card_played,
+        paired,
+        offer,
+        longest_road,
+        largest_army,
+        winner,
+        waiting_on,
+        legal,
+        helpers,
+        frenemies,
+        barbarians,
+    } = v;
+    let mut b = PartsBuilder::with_capacity(4096, 32);
+    macro_rules! field {
+        ($($f:ident),*) => { $( b.push(Key::Field(stringify!($f)), $f); )* };
+    }
+    field!(viewer, config, robber, buildings, roads);
+    for (i, p) in players.iter().enumerate() {
+        b.push(Key::Player(i as u8), p);
+    }
+    field!(
+        bank,
+        deck_size,
+        phase,
+        current,
+        turn,
+        dice,
+        development_card_played,
+        paired,
+        offer,
+        longest_road,
+        largest_army,
+        winner,
+        waiting_on,
+        legal,
+        helpers
+    );
+    if let Some(f) = frenemies {
+        b.push(Key::Field("frenemies"), f);
+    }
+    if let Some(f) = barbarians {
+        b.push(Key::Field("barbarians"), f);
+    }
+    b.build()
+}
+
+/// The parts of a viewer's view `v` that differ from the public view `p`.
+fn private_parts(v: &View, p: &View) -> Parts {
+    let View {
+        viewer,
+        config,
+        board: _,
+        robber,
+        buildings,
+        roads,
+        players,
+        bank,
+        deck_size,
+        phase,
+        current,
+        turn,
+        dice,
+        development_card_played,
+        paired,
+        offer,
+        longest_road,
+        largest_army,
+        winner,
+        waiting_on,
+        legal,
+        helpers,
+        frenemies,
+        barbarians,
+    } = v;
+    let mut b = PartsBuilder::with_capacity(1024, 4);
+    macro_rules! field {
+        ($($f:ident),*) => { $( if *$f != p.$f { b.push(Key::Field(stringify!($f)), $f); } )* };
+    }
+    field!(viewer, config, robber, buildings, roads);
+    for (i, pl) in players.iter().enumerate() {
+        if p.players.get(i) != Some(pl) {
+            b.push(Key::Player(i as u8), pl);
+        }
+    }
+    for i in players.len()..p.players.len() {
+        b.absent(Key::Player(i as u8));
+    }
+    field!(
+        bank,
+        deck_size,
+        phase,
+        current,
+        turn,
+        dice,
+        development_card_played,
+        paired,
+        offer,
+        longest_road,
+        largest_army,
+        winner,
+        waiting_on,
+        legal,
+        helpers
+    );
+    if *frenemies != p.frenemies {
+        match frenemies {
+            Some(f) => b.push(Key::Field("frenemies"), f),
+            None => b.absent(Key::Field("frenemies")),
+        }
+    }
+    if *barbarians != p.barbarians {
+        match barbarians {
+            Some(f) => b.push(Key::Field("barbarians"), f),
+            None => b.absent(Key::Field("barbarians")),
+        }
+    }
+    b.build()
+}
+
+/// Where a part of one viewer's view lies: in the shared public parts (by index) or in the
+/// viewer's own parts (`None`: absent from the view).
+#[derive(Clone, Copy)]
+enum Src {
+    Public(usize),
+    Private(Option<(usize, usize)>),
+}
+
+/// A view as sent: the shared public parts with the viewer's own parts over them.
+#[derive(Debug)]
+struct Sent {
+    public: Arc<Parts>,
+    private: Parts,
+}
+
+/// The parts of the view made of `public` overlaid by `private`, in order.
+fn layout(public: &Parts, private: &Parts, out: &mut Vec<(Key, Src)>) {
+    out.clear();
+    for (i, &(key, _)) in public.parts.iter().enumerate() {
+        match private.find(key) {
+            Some(span) => out.push((key, Src::Private(span))),
+            None => out.push((key, Src::Public(i))),
+        }
+    }
+    for &(key, span) in &private.parts {
+        if public.find(key).is_none() {
+            out.push((key, Src::Private(span.map(|(s, e)| (s as usize, e as usize)))));
+        }
+    }
+}
+
+/// The public diff from one base to the frame's public view: for each public part, the
+/// operations (a range of `ops`) and their count.
+struct SharedDiff {
+    base: Arc<Parts>,
+    ops: String,
+    per_part: Vec<(usize, usize, usize)>,
+}
+
+/// Everything the viewers' updates after one action (or a round of snapshots) share.
+pub struct Frame<'g> {
+    game: &'g Game,
+    /// The public (spectator's) view, typed: seat views are compared with it.
+    view: View,
+    public: Arc<Parts>,
+    events: &'g [Event],
+    public_events: Vec<Event>,
+    public_events_text: String,
+    diffs: Vec<SharedDiff>,
+    /// Scratch: a viewer's old and new layouts and the current path.
+    old_layout: Vec<(Key, Src)>,
+    new_layout: Vec<(Key, Src)>,
+    path: String,
+}
+
+impl<'g> Frame<'g> {
+    /// The frame after an action that produced `events` (none for snapshots).
+    pub fn new(game: &'g Game, events: &'g [Event]) -> Self {
+        let view = game.view_state(Viewer::Spectator);
+        let public = Arc::new(public_parts(&view));
+        let public_events: Vec<Event> = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
+        let public_events_text = serde_json::to_string(&public_events).expect("events serialize");
+        Frame {
+            game,
+            view,
+            public,
+            events,
+            public_events,
+            public_events_text,
+            diffs: Vec::new(),
+            old_layout: Vec::new(),
+            new_layout: Vec::new(),
+            path: String::new(),
+        }
+    }
+
+    fn private(&self, viewer: Viewer) -> Parts {
+        match viewer {
+            // The public view is the spectator's view.
+            Viewer::Spectator => PartsBuilder::default().build(),
+            Viewer::Seat(_) => private_parts(&self.game.view_state(viewer), &self.view),
+        }
+    }
+
+    /// The public diff from `base` (computed once per distinct base).
+    fn shared_diff(&mut self, base: &Arc<Parts>) -> usize {
+        if let Some(i) = self.diffs.iter().position(|d| Arc::ptr_eq(&d.base, base)) {
+            return i;
+        }
+        let new = &self.public;
+        let mut ops = String::new();
+        let mut per_part = Vec::with_capacity(new.parts.len());
+        let mut w = PatchWriter::new(&mut ops);
+        for &(key, span) in &new.parts {
+            let (ns, ne) = span.expect("public parts are present");
+            let (ns, ne) = (ns as usize, ne as usize);
+            key.path(&mut self.path);
+            let (len, before) = (w.len(), w.ops());
+            match base.find(key) {
+                Some(Some(old)) => w.diff_at(&self.path, &base.doc, old, &new.doc, (ns, ne)),
+                _ => w.set_at(&self.path, &new.doc.text()[ns..ne], false),
+            }
+            let count = w.ops() - before;
+            // The operations start after the comma separating them from earlier ones.
+            let start = if count > 0 && before > 0 { len + 1 } else { len };
+            per_part.push((start, w.len(), count));
+        }
+        drop(w);
+        self.diffs.push(SharedDiff {
+            base: base.clone(),
+            ops,
+            per_part,
+        });
+        self.diffs.len() - 1
+    }
+
+    /// The events as `viewer` may see them, as JSON text.
+    fn events_text(&self, viewer: Viewer) -> std::borrow::Cow<'_, str> {
+        let public = (self.events.iter().zip(&self.public_events)).all(|(e, p)| redact(e, viewer) == *p);
+        if public {
+            self.public_events_text.as_str().into()
+        } else {
+            let redacted: Vec<Event> = self.events.iter().map(|e| redact(e, viewer)).collect();
+            serde_json::to_string(&redacted).expect("events serialize").into()
+        }
+    }
+}
 
 #[derive(Debug)]
 pub struct ViewStream {
     pub viewer: Viewer,
     /// Version of the last view sent.
     pub v: u64,
-    /// The last view sent, serialized without the fixed board (which only snapshots carry).
-    last: Option<Doc>,
+    /// The last view sent, without the fixed board (which only snapshots carry).
+    last: Option<Sent>,
 }
 
 impl ViewStream {
@@ -43,41 +396,92 @@ impl ViewStream {
     }
 
     /// The snapshot message at the current version; updates continue from it.
-    pub fn snapshot(&mut self, game: &Game) -> Utf8Bytes {
-        let mut view = game.view_state(self.viewer);
-        self.last = Some(Doc::new(serde_json::to_string(&view).expect("views serialize")));
-        view.board = Some(game.board_view());
+    pub fn snapshot(&mut self, frame: &mut Frame<'_>) -> Utf8Bytes {
+        let view = frame.game.view(self.viewer);
+        self.last = Some(Sent {
+            public: frame.public.clone(),
+            private: frame.private(self.viewer),
+        });
         let view = serde_json::to_value(view).expect("views serialize");
         crate::room::text(&ServerMsg::Snapshot { v: self.v, view })
     }
 
     /// After an action: the next version's update message (patch from the last view and
-    /// `events` redacted for this viewer), or `None` when the stream has not started.
-    pub fn update(&mut self, game: &Game, events: &[Event]) -> Option<Utf8Bytes> {
+    /// the frame's events redacted for this viewer), or `None` when the stream has not
+    /// started.
+    pub fn update(&mut self, frame: &mut Frame<'_>) -> Option<Utf8Bytes> {
         let last = self.last.as_ref()?;
-        let view = Doc::new(serde_json::to_string(&game.view_state(self.viewer)).expect("views serialize"));
+        let private = frame.private(self.viewer);
         self.v += 1;
-        let msg = update_text(self.v, last, &view, events, self.viewer);
-        self.last = Some(view);
-        Some(msg.into())
+        let mut out = String::with_capacity(256 + frame.public_events_text.len());
+        out.push_str("{\"type\":\"update\",\"v\":");
+        let _ = write!(out, "{}", self.v);
+        out.push_str(",\"patch\":[");
+        write_patch(frame, last, &private, &mut out);
+        out.push_str("],\"events\":");
+        out.push_str(&frame.events_text(self.viewer));
+        out.push('}');
+        self.last = Some(Sent {
+            public: frame.public.clone(),
+            private,
+        });
+        Some(out.into())
     }
 }
 
-/// `ServerMsg::Update` as text, written directly: the patch is already JSON text, so it
-/// is not parsed into a `Value` only to be printed again. (The same JSON as serde writes
-/// for the message, up to key order inside patch values: see the test.)
-fn update_text(v: u64, old: &Doc, new: &Doc, events: &[Event], viewer: Viewer) -> String {
-    let mut out = String::with_capacity(128 + events.len() * 64);
-    out.push_str("{\"type\":\"update\",\"v\":");
-    out.push_str(&v.to_string());
-    out.push_str(",\"patch\":[");
-    crate::diff::diff_into(old, new, &mut out);
-    out.push_str("],\"events\":");
-    let redacted: Vec<Event> = events.iter().map(|e| redact(e, viewer)).collect();
-    // Safe: writing into a String cannot fail, and events serialize.
-    out.push_str(&serde_json::to_string(&redacted).expect("events serialize"));
-    out.push('}');
-    out
+/// The text of a part: its document and span, or `None` when absent from the view.
+fn resolve<'a>(public: &'a Parts, private: &'a Parts, src: Src) -> Option<(&'a Doc, (usize, usize))> {
+    match src {
+        Src::Public(i) => public.parts[i]
+            .1
+            .map(|(s, e)| (&public.doc, (s as usize, e as usize))),
+        Src::Private(span) => span.map(|span| (&private.doc, span)),
+    }
+}
+
+/// The patch from the view `old` to the frame's public view overlaid by `private`.
+fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut String) {
+    let shared = frame.shared_diff(&old.public);
+    let mut old_layout = std::mem::take(&mut frame.old_layout);
+    let mut new_layout = std::mem::take(&mut frame.new_layout);
+    let mut path = std::mem::take(&mut frame.path);
+    layout(&old.public, &old.private, &mut old_layout);
+    layout(&frame.public, private, &mut new_layout);
+    let shared = &frame.diffs[shared];
+    let new_public = &frame.public;
+    let mut w = PatchWriter::new(out);
+    for (n, &(key, nsrc)) in new_layout.iter().enumerate() {
+        // Layouts are in the same order, so the old part is usually at the same index.
+        let osrc = match old_layout.get(n) {
+            Some(&(k, s)) if k == key => Some(s),
+            _ => old_layout.iter().find(|p| p.0 == key).map(|p| p.1),
+        };
+        if let (Some(Src::Public(_)), Src::Public(i)) = (osrc, nsrc) {
+            // Public in both: the operations every viewer shares.
+            let (s, e, count) = shared.per_part[i];
+            w.append(&shared.ops[s..e], count);
+            continue;
+        }
+        key.path(&mut path);
+        let old_text = osrc.and_then(|o| resolve(&old.public, &old.private, o));
+        match (old_text, resolve(new_public, private, nsrc)) {
+            (Some((od, os)), Some((nd, ns))) => w.diff_at(&path, od, os, nd, ns),
+            (None, Some((nd, (s, e)))) => w.set_at(&path, &nd.text()[s..e], false),
+            (Some(_), None) => w.remove_at(&path),
+            (None, None) => {}
+        }
+    }
+    // Parts gone from the view, last first (so that player indices stay valid).
+    for &(key, osrc) in old_layout.iter().rev() {
+        if resolve(&old.public, &old.private, osrc).is_some() && !new_layout.iter().any(|p| p.0 == key) {
+            key.path(&mut path);
+            w.remove_at(&path);
+        }
+    }
+    drop(w);
+    frame.old_layout = old_layout;
+    frame.new_layout = new_layout;
+    frame.path = path;
 }
 
 #[cfg(test)]
@@ -91,14 +495,17 @@ mod tests {
         let mut game = Game::new(GameConfig::default(), 7).unwrap();
         let mut bot = RandomBot::new(7);
         let mut stream = ViewStream::new(Viewer::Seat(0));
-        assert!(stream.update(&game, &[]).is_none(), "no update before a snapshot");
-        let _ = stream.snapshot(&game);
+        assert!(
+            stream.update(&mut Frame::new(&game, &[])).is_none(),
+            "no update before a snapshot"
+        );
+        let _ = stream.snapshot(&mut Frame::new(&game, &[]));
         for _ in 0..30 {
             let seat = game.waiting_on().iter().next().unwrap();
             let action = bot.choose(&game, seat).unwrap();
             let before = serde_json::to_value(game.view_state(Viewer::Seat(0))).unwrap();
             let events = game.apply(seat, action).unwrap();
-            let text = stream.update(&game, &events).unwrap();
+            let text = stream.update(&mut Frame::new(&game, &events)).unwrap();
             let ServerMsg::Update {
                 v,
                 patch,

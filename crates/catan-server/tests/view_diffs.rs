@@ -1,4 +1,5 @@
-//! Property: in random games (3–6 players, base or The Helpers, with or without trades),
+//! Property: in random games (3–6 players, base, The Helpers, Frenemies or Barbarian Invasion, Paired Players
+//! or not, with or without trades), with one shared `Frame` per action as the room uses,
 //! after every action every viewer's update patch, applied to the view it had, gives
 //! exactly its new view; versions are contiguous; a viewer that (re)starts mid-game from a
 //! snapshot continues correctly.
@@ -8,8 +9,8 @@
 
 use catan_bots::RandomBot;
 use catan_protocol::ServerMsg;
-use catan_rules::{Game, GameConfig, Rng, Scenario, Viewer};
-use catan_server::view_stream::ViewStream;
+use catan_rules::{FiveSixTurns, Game, GameConfig, Rng, Scenario, Viewer};
+use catan_server::view_stream::{Frame, ViewStream};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -45,10 +46,12 @@ fn play(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestCaseError
         .chain([Viewer::Spectator])
         .collect();
     let mut streams: Vec<ViewStream> = viewers.iter().map(|&v| ViewStream::new(v)).collect();
+    let mut frame = Frame::new(&game, &[]);
     let mut held: Vec<Value> = streams
         .iter_mut()
-        .map(|s| snapshot_view(&s.snapshot(&game)))
+        .map(|s| snapshot_view(&s.snapshot(&mut frame)))
         .collect();
+    drop(frame);
     while !game.is_over() {
         prop_assert!(game.turn() <= TURN_CAP, "seed {seed}: no winner");
         let seat = game.next_actor().expect("a running game waits on someone");
@@ -56,9 +59,11 @@ fn play(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestCaseError
         let events = game
             .apply(seat, action)
             .map_err(|e| TestCaseError::fail(format!("seed {seed}: {action:?} refused: {e}")))?;
+        // One frame for all viewers, as the room does.
+        let mut frame = Frame::new(&game, &events);
         for (i, stream) in streams.iter_mut().enumerate() {
             let before_v = stream.v;
-            let text = stream.update(&game, &events).expect("started streams update");
+            let text = stream.update(&mut frame).expect("started streams update");
             let Ok(ServerMsg::Update { v, patch, .. }) = serde_json::from_str::<ServerMsg>(&text) else {
                 return Err(TestCaseError::fail(format!("not an update: {text}")));
             };
@@ -78,7 +83,7 @@ fn play(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestCaseError
         if chaos.below(50) == 0 {
             let i = chaos.below(streams.len() as u32) as usize;
             streams[i].reset();
-            held[i] = snapshot_view(&streams[i].snapshot(&game));
+            held[i] = snapshot_view(&streams[i].snapshot(&mut Frame::new(&game, &[])));
         }
     }
     Ok(())
@@ -94,14 +99,17 @@ proptest! {
     fn patched_views_equal_new_views(
         seed in any::<u64>(),
         players in 3u8..=6,
-        helpers in any::<bool>(),
+        scenario in prop_oneof![Just(None), Just(Some(Scenario::Helpers)), Just(Some(Scenario::Frenemies)), Just(Some(Scenario::Barbarians))],
         all_helpers in any::<bool>(),
+        paired in any::<bool>(),
         trades in any::<bool>(),
     ) {
+        // Barbarian Invasion is for 3–4 players.
+        let players = if scenario == Some(Scenario::Barbarians) { 3 + players % 2 } else { players };
         let config = GameConfig {
-            scenario: helpers.then_some(Scenario::Helpers),
-            all_helpers: helpers && all_helpers,
-            ..GameConfig::with_players(players)
+            all_helpers: scenario == Some(Scenario::Helpers) && all_helpers,
+            five_six_turns: (paired && players >= 5).then_some(FiveSixTurns::Paired),
+            ..GameConfig::with_scenario(players, scenario)
         };
         play(config, seed, trades)?;
     }

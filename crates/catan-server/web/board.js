@@ -105,8 +105,42 @@ export function renderBoard(view, board, targets, onPick, name) {
     svg.append(g);
   }
 
-  // The robber.
-  const rh = board.hexes[view.robber];
+  // Barbarian Invasion: the castle, barbarians on the coast, conquered hexes and
+  // buildings, knights on their edges.
+  const bv = view.barbarians;
+  if (bv) {
+    const label = (hexId, text, cls) => {
+      const hx = board.hexes[hexId];
+      if (!hx) return;
+      const [cx, cy] = hexCentre(hx);
+      svg.append(s('text', { x: cx, y: cy - R * 0.52, class: cls }, text));
+    };
+    label(bv.castle, 'castle', 'castle-label');
+    bv.coastal.forEach((hexId, i) => {
+      if (bv.barbarians[i]) label(hexId, `${bv.barbarians[i]} barbarian${bv.barbarians[i] === 1 ? '' : 's'}`, 'barbarian-label');
+    });
+    for (const hexId of bv.conquered_hexes) {
+      const hx = board.hexes[hexId];
+      if (hx) svg.append(s('polygon', { points: hx.corners.map((c) => corners[c].join(',')).join(' '), class: 'conquered', 'data-conquered': hexId }, s('title', {}, 'conquered by the barbarians')));
+    }
+    for (const c of bv.conquered_buildings) {
+      const [x, y] = corners[c];
+      svg.append(s('path', { d: `M${x - 9} ${y - 9}L${x + 9} ${y + 9}M${x + 9} ${y - 9}L${x - 9} ${y + 9}`, class: 'conquered-building' }));
+    }
+    for (const k of bv.knights) {
+      const [a, b] = board.edges[k.edge].map((c) => corners[c]);
+      const x = (a[0] + b[0]) / 2;
+      const y = (a[1] + b[1]) / 2;
+      const g = s('g', { class: 'knight', 'data-knight': k.edge, 'data-seat': k.seat });
+      g.append(s('title', {}, `${name(k.seat)}'s knight${k.moved ? ' (moved this turn)' : ''}`));
+      g.append(s('path', { d: `M${x - 8} ${y - 8}H${x + 8}V${y + 1}L${x} ${y + 10}L${x - 8} ${y + 1}Z`, fill: seatColour(k.seat), stroke: '#111', 'stroke-width': 2 }));
+      g.append(s('text', { x, y: y - 1, class: 'piece-label', fill: SEAT_TEXT[k.seat % 6] }, String(k.seat + 1)));
+      svg.append(g);
+    }
+  }
+
+  // The robber (not in Barbarian Invasion).
+  const rh = bv ? null : board.hexes[view.robber];
   if (rh) {
     const [cx, cy] = hexCentre(rh);
     const g = s('g', { class: 'robber', 'data-robber': rh.id });

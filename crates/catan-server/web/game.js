@@ -4,7 +4,7 @@
 import { h, dialog, cards, total, RESOURCES, seatBadge, resourcePicker } from './ui.js';
 import { renderBoard } from './board.js';
 import { sortLegal } from './actions.js';
-import { describeEvent, describeAction, groupLabel, cardName, helperName, guildName } from './words.js';
+import { describeEvent, describeAction, groupLabel, cardName, helperName, guildName, words } from './words.js';
 import { showStats } from './stats.js';
 
 const DICE = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
@@ -130,10 +130,7 @@ export class GameScreen {
     else if (phase === 'setup_settlement' || phase === 'setup_road') text = `Set-up: ${this.name(v.current)} places a ${phase === 'setup_road' ? 'road' : 'settlement'}.`;
     else text = `Turn ${v.turn}: ${this.name(v.current)} — ${phase.replace(/_/g, ' ')}.`;
     if (mine && this.ctx.seat !== null) text += ' Your move.';
-    if (v.deadline_ms || v.turn_deadline_ms) {
-      const at = v.deadline_ms || v.turn_deadline_ms;
-      this.deadline = at;
-    }
+    this.deadline = v.deadline_ms || v.turn_deadline_ms || null;
     this.el.banner.replaceChildren(h('span', {}, text), this.countdown(v));
     this.el.banner.classList.toggle('your-move', Boolean(mine));
   }
@@ -141,6 +138,7 @@ export class GameScreen {
   /** A turn timer, if the server gives one (`deadline_ms`). */
   countdown() {
     const at = this.deadline;
+    clearInterval(this.timer);
     if (!at) return '';
     const el = h('span', { class: 'countdown', 'data-countdown': '1' });
     const tick = () => {
@@ -180,7 +178,8 @@ export class GameScreen {
         h('span', {}, `${p.knights_played} knights`),
         h('span', {}, `road ${p.road_length}`),
         p.discard_pending ? h('span', { class: 'alert' }, `discards ${p.discard_pending}`) : '',
-        fr ? h('span', {}, `${fr.token_count} tokens, ${fr.vp_markers} markers`) : ''),
+        fr ? h('span', {}, `${fr.token_count} tokens, ${fr.vp_markers} markers`) : '',
+        v.barbarians ? h('span', {}, `${v.barbarians.gold[p.seat]} gold, ${v.barbarians.prisoners[p.seat]} prisoners, ${v.barbarians.knights_left[p.seat]} knights left`) : ''),
       titles.length ? h('div', { class: 'titles' }, titles.join(' · ')) : '',
       helper?.helper ? h('div', { class: 'helper' }, `Helper: ${helperName(helper.helper)}${helper.moon ? ' (moon)' : ''}${helper.used ? ', used' : ''}`) : '');
     }));
@@ -189,7 +188,11 @@ export class GameScreen {
   renderMe(v) {
     const seat = this.ctx.seat;
     if (seat === null || seat === undefined) {
-      this.el.me.replaceChildren(h('p', { class: 'spectating' }, 'You are watching this game.'));
+      const bv = v.barbarians;
+    if (bv) {
+      extra.push(h('p', { class: 'small' }, `Barbarians: ${bv.supply} in supply, ${bv.conquered_hexes.length} hexes conquered; event deck ${bv.deck_size}${bv.card ? `; card in play: ${words(bv.card)}` : ''}; gold buys left ${bv.gold_buys_left}.`));
+    }
+    this.el.me.replaceChildren(h('p', { class: 'spectating' }, 'You are watching this game.'));
       return;
     }
     const p = v.players[seat];

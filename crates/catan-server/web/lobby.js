@@ -91,6 +91,8 @@ function enter(root, code, join, info, setStatus) {
       if (!screen) lobbyBox.replaceChildren(h('div', { class: 'card' }, h('p', {}, why), h('a', { href: '/' }, 'Back to the start')));
     },
   });
+  // For the browser tests and the curious: the live connection.
+  window.catanConnection = conn;
 
   function renderLobby() {
     const link = `${location.origin}/r/${code}`;

@@ -164,6 +164,7 @@ export class Connection {
   }
 
   resync() {
+    this.resyncs = (this.resyncs || 0) + 1;
     this.view = null;
     this.send({ type: 'resync' });
   }

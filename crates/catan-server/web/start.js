@@ -4,7 +4,7 @@
 import { h } from './ui.js';
 
 /** Scenarios this server offers (the room option `scenario`). */
-export const SCENARIOS = [[null, 'Base game'], ['helpers', 'The Helpers'], ['frenemies', 'Frenemies']];
+export const SCENARIOS = [[null, 'Base game'], ['helpers', 'The Helpers'], ['frenemies', 'Frenemies'], ['barbarians', 'Barbarian Invasion']];
 
 export function startPage(root) {
   const field = (label, input) => h('label', { class: 'field' }, h('span', {}, label), input);

@@ -54,8 +54,8 @@ function resourceChart(players, name) {
   const svg = s('svg', { viewBox: `0 0 ${W} ${players.length * rowH + 6}`, class: 'chart', 'data-chart': 'resources', role: 'img', 'aria-label': 'resource cards gained and lost per player by source' });
   players.forEach((p, row) => {
     const y = row * rowH + 4;
-    svg.append(s('text', { x: 2, y: y + 15, class: 'axis-left' }, name(p.seat)));
-    svg.append(s('rect', { x: 0, y, width: 6, height: rowH - 6, fill: seatColour(p.seat) }));
+    svg.append(s('rect', { x: 0, y, width: 6, height: rowH - 8, fill: seatColour(p.seat) }));
+    svg.append(s('text', { x: 10, y: y + 13, class: 'axis-left' }, name(p.seat)));
     let right = mid;
     let left = mid;
     for (const k of SOURCES) {

@@ -77,6 +77,24 @@ export function describeEvent(e, name) {
     case 'gift_asked_other': return `${n(e.to)} would rather have 1 ${e.resource}.`;
     case 'networks_connected': return `${n(e.builder)}'s roads meet ${n(e.other)}'s.`;
     case 'vp_marker_taken': return `${n(e.seat)} takes a victory point marker.`;
+    // Barbarian Invasion
+    case 'barbarian_landing': return e.landed ? `A barbarian lands (die ${e.number}).` : `No barbarian lands (die ${e.number}).`;
+    case 'hex_conquered': return 'The barbarians conquer a hex.';
+    case 'hex_freed': return 'A hex is freed from the barbarians.';
+    case 'card_drawn': return `${n(e.seat)} draws the event card ${words(e.card)}.`;
+    case 'deck_reshuffled': return `The event deck is reshuffled (${e.size} cards).`;
+    case 'card_without_effect': return `${words(e.card)} has no effect.`;
+    case 'knight_placed': return `${n(e.seat)} places a knight.`;
+    case 'knight_moved': return `${n(e.seat)} moves a knight${e.grain ? ' (paying 1 grain)' : ''}.`;
+    case 'barbarian_moved': return 'A barbarian moves.';
+    case 'gold_gained': return `${n(e.seat)} gains ${e.amount} gold.`;
+    case 'bought_with_gold': return `${n(e.seat)} buys 1 ${e.resource} with gold.`;
+    case 'traded_for_gold': return `${n(e.seat)} trades ${e.count} ${e.give} for gold.`;
+    case 'battle': return `Battle: ${e.knights} knights against ${e.barbarians} barbarians — ${e.won ? 'the knights win' : 'the barbarians win'}.`;
+    case 'roll_off': return `Roll-off: ${e.seats.map((x, i) => `${n(x)} ${e.rolls[i]}`).join(', ')}.`;
+    case 'prisoners_taken': return `${n(e.seat)} takes ${e.count} prisoner${e.count === 1 ? '' : 's'}.`;
+    case 'knight_loss_die': return `The knight loss die shows ${e.face}.`;
+    case 'knight_lost': return `${n(e.seat)} loses a knight.`;
     default: {
       const who = e.seat ?? e.from;
       const rest = Object.entries(e).filter(([k]) => k !== 'type' && k !== 'seat')
@@ -102,6 +120,8 @@ const BUTTON = {
   redeem_merchants: 'Redeem merchants (1 card)…', redeem_scholars: 'Redeem scholars (development card)',
   redeem_master_builders: 'Redeem master builders (VP marker)', exchange_token: 'Exchange a token',
   return_token: 'Return a token…',
+  move_knight: 'Move a knight…', treason: 'Treason…', buy_with_gold: 'Buy with gold…',
+  trade_for_gold: 'Trade for gold…', steal_from: 'Steal from…',
 };
 
 /** The label of a button that stands for every legal action of type `type`. */
@@ -141,6 +161,12 @@ export function describeAction(a, ctx) {
     case 'redeem_traders': return `Give 1 ${a.give} for 1 ${a.get}`;
     case 'redeem_road_builders': return 'Build a free road here (road builders)';
     case 'return_token': return `Return a ${guildName(a.guild)} token`;
+    case 'place_knight': return 'Place a knight here';
+    case 'intrigue': return 'Intrigue: chase the barbarians from this hex';
+    case 'move_knight': return `Move the knight on edge ${a.from} to edge ${a.to}${a.grain ? ' (1 grain)' : ''}`;
+    case 'buy_with_gold': return `Buy 1 ${a.resource} with gold`;
+    case 'trade_for_gold': return `Trade ${a.give} for gold`;
+    case 'steal_from': return `Steal from ${n(a.victim)}`;
     default: {
       const rest = Object.entries(a).filter(([k]) => k !== 'type')
         .map(([k, v]) => `${words(k)}: ${typeof v === 'object' && v && !Array.isArray(v) ? cards(v) : (typeof v === 'number' && ['seat', 'to', 'with', 'target', 'victim'].includes(k) ? n(v) : words(v))}`);

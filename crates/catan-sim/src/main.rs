@@ -32,9 +32,11 @@ struct Args {
     /// Let the bots propose and counter domestic trades (off for the speed figure).
     #[arg(long)]
     trades: bool,
-    /// Turn limit after which a game counts as failed.
-    #[arg(long, default_value_t = 5000)]
-    turn_cap: u32,
+    /// Turn limit after which a game counts as failed (default 5000; 30000 for Barbarian
+    /// Invasion, whose random games have a long tail: with random play, conquered coasts
+    /// are won back and prisoners taken only slowly).
+    #[arg(long)]
+    turn_cap: Option<u32>,
     /// Victory point target (default: the scenario's: 10, 11 for Frenemies, 12 for
     /// Barbarian Invasion).
     #[arg(long)]
@@ -113,6 +115,10 @@ fn main() -> ExitCode {
         five_six_turns,
         ..GameConfig::default()
     };
+    let turn_cap = args.turn_cap.unwrap_or(match scenario {
+        Some(Scenario::Barbarians) => 30_000,
+        _ => 5000,
+    });
     if let Err(e) = config.validate() {
         eprintln!("{e}");
         return ExitCode::from(2);
@@ -163,8 +169,8 @@ fn main() -> ExitCode {
             if game.is_over() {
                 break Ok(());
             }
-            if game.turn() > args.turn_cap {
-                break Err(format!("no winner after {} turns", args.turn_cap));
+            if game.turn() > turn_cap {
+                break Err(format!("no winner after {turn_cap} turns"));
             }
             let Some(seat) = game.next_actor() else {
                 break Err("nobody to act".into());

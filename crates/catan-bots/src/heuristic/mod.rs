@@ -35,6 +35,7 @@ mod trade;
 #[cfg(test)]
 mod tests;
 
+use catan_rules::barbarians::BarbariansAction;
 use catan_rules::frenemies::FrenemiesPhase;
 use catan_rules::{
     Action, Game, HelpersAction, LegalActions, Phase, Requirement, Resource, ResourceSet, Rng, Seat,
@@ -181,6 +182,14 @@ impl HeuristicBot {
             Phase::RoadBuilding { .. } => build::free_road(&ctx, &mut self.spots),
             Phase::SpecialBuild { .. } => build::special(&ctx, &mut self.spots),
             Phase::Main if seen.current() == me => match build::main_turn(&ctx, mem, &mut self.spots) {
+                // Barbarian Invasion: a knight placed on the castle this turn must leave
+                // it before the turn may end; move it first.
+                Some(Action::EndTurn) if !legal.actions.contains(&Action::EndTurn) => legal
+                    .actions
+                    .iter()
+                    .copied()
+                    .find(|a| matches!(a, Action::Barbarians(BarbariansAction::MoveKnight { .. })))
+                    .unwrap_or(Action::EndTurn),
                 Some(a) => a,
                 None => return Decision::Wait,
             },

@@ -1171,3 +1171,28 @@ fn actions_events_and_phases_have_a_flat_json_form() {
     );
     assert_eq!(serde_json::from_str::<Event>(&j).unwrap(), e);
 }
+
+#[test]
+fn hand_types_and_the_deck_order_never_reach_other_viewers() {
+    let mut g = blank(27);
+    give(&mut g, 1, n_of(Brick, 2));
+    give(&mut g, 2, n_of(Ore, 2));
+    knight(&mut g, 1, 7);
+    g.bs_mut().gold[2] = 4;
+    let views = |g: &Game| {
+        [Viewer::Seat(0), Viewer::Seat(3), Viewer::Spectator]
+            .map(|v| serde_json::to_string(&g.view(v)).unwrap())
+    };
+    let before = views(&g);
+    // Swap the hand types of seats 1 and 2 and reorder the deck: same counts.
+    clear_hand(&mut g, 1);
+    clear_hand(&mut g, 2);
+    give(&mut g, 1, n_of(Ore, 2));
+    give(&mut g, 2, n_of(Brick, 2));
+    let b = g.bs_mut();
+    b.deck[..b.deck_len as usize].reverse();
+    b.deck[..b.deck_len as usize].rotate_left(3);
+    assert_ne!(g.bs().deck, Game::new(config(4), 27).unwrap().bs().deck);
+    check(&g);
+    assert_eq!(views(&g), before);
+}

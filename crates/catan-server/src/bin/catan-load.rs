@@ -140,11 +140,15 @@ impl Sock {
 }
 
 fn choose(view: &Value, seat: u8, rng: &mut Rng) -> Option<Action> {
-    let legal: LegalActions = serde_json::from_value(view["legal"].clone()).ok()?;
+    use serde::Deserialize;
+    // Deserialized from the borrowed tree: no copy of the view per seat and action.
+    let legal = LegalActions::deserialize(&view["legal"]).ok()?;
+    if legal.actions.is_empty() && legal.requirements.is_empty() {
+        return None;
+    }
     for r in &legal.requirements {
         if let Requirement::Discard { count } = r {
-            let mut hand: ResourceSet =
-                serde_json::from_value(view["players"][seat as usize]["hand"].clone()).ok()?;
+            let mut hand = ResourceSet::deserialize(&view["players"][seat as usize]["hand"]).ok()?;
             let mut cards = ResourceSet::EMPTY;
             for _ in 0..*count {
                 let c = hand.nth_card(rng.below(hand.total()));
