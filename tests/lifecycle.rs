@@ -298,3 +298,44 @@ async fn strict_decoding_names_the_problem_and_keeps_the_seat() {
     c.recv_until(|m| matches!(m, ServerMsg::Pong)).await;
     server.stop().await;
 }
+
+/// A game whose people all left (no connection for the room's idle time) is stored as
+/// abandoned with its actions, and leaves the journal of live games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_everyone_left_is_stored_abandoned_with_its_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(&dir);
+    config.room_idle_secs = 1;
+    let server = TestServer::start_with(config).await;
+    let (code, room_id) = server.create_room(json!({"players": 3, "bots": 2})).await;
+    let url = server.ws_url();
+    let mut ann = Client::join(&url, &code, "Ann").await;
+    ann.send(json!({"type": "start"})).await;
+    ann.recv_until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+    // Ann places her first settlement and road (once the bots before her have placed
+    // theirs), then walks away for good.
+    let mut rng = catan_rules::Rng::new(3);
+    let mut placed = 0;
+    while placed < 2 {
+        if let Some(action) = ann.choose(&mut rng) {
+            ann.send(json!({"type": "action", "action": action})).await;
+            placed += 1;
+        }
+        ann.recv_until(|m| matches!(m, ServerMsg::Update { .. })).await;
+    }
+    drop(ann);
+    server.wait_room_gone(&code).await;
+    let record = server.wait_stored(&room_id).await;
+    assert_eq!(record["status"], "abandoned", "{record}");
+    assert!(record["winner"].is_null());
+    assert!(record["action_count"].as_u64().unwrap() >= 2, "{record}");
+    let store = catan_store::Store::connect(Some(&sqlite_url(&dir)))
+        .await
+        .unwrap();
+    assert!(
+        store.live_games().await.unwrap().is_empty(),
+        "the game left the journal"
+    );
+    store.close().await;
+    server.stop().await;
+}

@@ -568,15 +568,16 @@ impl Room {
         }
     }
 
+    /// Errors go out behind the updates still held for the journal: a client whose action
+    /// was refused because its view was behind sees the newer view first (and does not
+    /// retry, refused again, from the old one).
     fn error(&mut self, conn: ConnId, request: &str, message: String, rule: Option<catan_rules::RuleError>) {
-        self.send(
-            conn,
-            text(&ServerMsg::Error {
-                request: request.into(),
-                message,
-                rule,
-            }),
-        );
+        let msg = text(&ServerMsg::Error {
+            request: request.into(),
+            message,
+            rule,
+        });
+        self.emit(vec![(conn, msg)]);
     }
 
     fn broadcast_room(&mut self) {
