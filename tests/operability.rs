@@ -51,6 +51,9 @@ async fn metrics_count_rooms_connections_actions_and_store_writes() {
     assert!(sample(&text, "catan_rooms", "status=\"finished\"").unwrap() >= 1.0);
     assert!(sample(&text, "catan_connections", "role=\"spectator\"").unwrap() >= 1.0);
     assert!(sample(&text, "catan_store_writes_total", "").unwrap() >= 1.0);
+    // The game's start, actions and end went through the journal.
+    assert!(sample(&text, "catan_journal_commits_total", "").unwrap() >= 1.0);
+    assert!(sample(&text, "catan_journal_records_total", "").unwrap() >= 3.0);
     server.stop().await;
 }
 

@@ -281,7 +281,8 @@ async fn json_schema() -> Response {
 /// Prometheus text format.
 async fn metrics_text(State(state): State<AppState>) -> Response {
     if let Some(store) = &state.store {
-        metrics::store(&store.stats());
+        let journal = state.journal.as_ref().map(|j| j.stats());
+        metrics::store(&store.stats(), journal.as_ref());
     }
     let handle = metrics::handle();
     handle.run_upkeep();

@@ -18,6 +18,10 @@ pub const SLOW_CLIENT_DROPS: &str = "catan_slow_client_drops_total";
 pub const RATE_LIMIT_CLOSES: &str = "catan_rate_limit_closes_total";
 pub const PER_IP_LIMITED: &str = "catan_per_ip_limited_total";
 pub const STORE_WRITES: &str = "catan_store_writes_total";
+pub const JOURNAL_COMMITS: &str = "catan_journal_commits_total";
+pub const JOURNAL_RECORDS: &str = "catan_journal_records_total";
+pub const JOURNAL_FAILED: &str = "catan_journal_failed_commits_total";
+pub const JOURNAL_DROPPED: &str = "catan_journal_dropped_total";
 pub const STORE_WRITE_FAILURES: &str = "catan_store_write_failures_total";
 pub const STORE_DROPPED: &str = "catan_store_dropped_total";
 pub const STORE_QUEUE: &str = "catan_store_queue_length";
@@ -75,7 +79,17 @@ fn describe() {
         PER_IP_LIMITED,
         "Requests refused (429) by a per-address limit, by what was limited."
     );
-    describe_counter!(STORE_WRITES, "Finished games written to the store.");
+    describe_counter!(
+        STORE_WRITES,
+        "Finished games written to the store (by the writer or the journal)."
+    );
+    describe_counter!(JOURNAL_COMMITS, "Journal transactions committed.");
+    describe_counter!(
+        JOURNAL_RECORDS,
+        "Journal records (game starts, actions, ends) committed."
+    );
+    describe_counter!(JOURNAL_FAILED, "Journal commits that failed and were retried.");
+    describe_counter!(JOURNAL_DROPPED, "Journal records given up on.");
     describe_counter!(
         STORE_WRITE_FAILURES,
         "Failed store write attempts (each is retried)."
@@ -126,9 +140,18 @@ pub fn per_ip_limited(what: &'static str) {
     counter!(PER_IP_LIMITED, "limit" => what).increment(1);
 }
 
-/// Copies the store writer's totals (kept by the writer itself) into the exporter.
-pub fn store(stats: &catan_store::WriterStats) {
-    counter!(STORE_WRITES).absolute(stats.saved);
+/// Copies the store writer's totals (kept by the writer itself) and the journal's into the
+/// exporter. With the journal on, a finished game reaches the games history through the
+/// journal's transaction, so it counts among the store's writes too.
+pub fn store(stats: &catan_store::WriterStats, journal: Option<&catan_store::JournalStats>) {
+    let finished = journal.map_or(0, |j| j.finished);
+    counter!(STORE_WRITES).absolute(stats.saved + finished);
+    if let Some(j) = journal {
+        counter!(JOURNAL_COMMITS).absolute(j.commits);
+        counter!(JOURNAL_RECORDS).absolute(j.records);
+        counter!(JOURNAL_FAILED).absolute(j.failed_attempts);
+        counter!(JOURNAL_DROPPED).absolute(j.dropped);
+    }
     counter!(STORE_WRITE_FAILURES).absolute(stats.failed_attempts);
     counter!(STORE_DROPPED).absolute(stats.dropped);
     gauge!(STORE_QUEUE).set(stats.pending() as f64);

@@ -159,6 +159,8 @@ pub struct JournalStats {
     pub commits: u64,
     /// Records committed.
     pub records: u64,
+    /// Finished (or abandoned) games moved to the games history.
+    pub finished: u64,
     /// Commits that failed and were retried.
     pub failed_attempts: u64,
     /// Records given up on (refused by the database, or still failing when the shutdown
@@ -170,6 +172,7 @@ pub struct JournalStats {
 struct Counters {
     commits: AtomicU64,
     records: AtomicU64,
+    finished: AtomicU64,
     failed_attempts: AtomicU64,
     dropped: AtomicU64,
 }
@@ -179,6 +182,7 @@ impl Counters {
         JournalStats {
             commits: self.commits.load(Ordering::Relaxed),
             records: self.records.load(Ordering::Relaxed),
+            finished: self.finished.load(Ordering::Relaxed),
             failed_attempts: self.failed_attempts.load(Ordering::Relaxed),
             dropped: self.dropped.load(Ordering::Relaxed),
         }
@@ -392,6 +396,8 @@ impl Task {
                         }
                         self.counters.commits.fetch_add(1, Ordering::Relaxed);
                         self.counters.records.fetch_add(records, Ordering::Relaxed);
+                        let ended = batch.iter().filter(|op| matches!(op, JournalOp::End(_))).count();
+                        self.counters.finished.fetch_add(ended as u64, Ordering::Relaxed);
                         break;
                     }
                     Err(e) if !e.is_transient() => {
@@ -459,6 +465,9 @@ impl Task {
             match write_batch(&self.store, std::slice::from_ref(op)).await {
                 Ok(()) => {
                     self.counters.records.fetch_add(1, Ordering::Relaxed);
+                    if matches!(op, JournalOp::End(_)) {
+                        self.counters.finished.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
                 Err(e) => {
                     self.counters.dropped.fetch_add(1, Ordering::Relaxed);
