@@ -391,7 +391,7 @@ impl Server {
         let writer = catan_store::spawn_writer(store.clone(), Default::default());
         let journal = (!config.no_journal).then(|| {
             let journal_config = catan_store::JournalConfig {
-                // Within the compose stop grace period (40 s) with the games writer's.
+                // Within the compose stop grace period (50 s) with the sessions' 5 s and the games writer's 30 s.
                 shutdown_grace: Duration::from_secs(8),
                 ..Default::default()
             };
