@@ -262,6 +262,17 @@ impl Game {
                 "Treason moves barbarians to other, unconquered coastal hexes",
             ));
         }
+        // Barbarians are alike: moving from hexes a and b to c and d is one choice however
+        // the hexes are paired, so a choice names its hexes in battle order (clockwise
+        // from the castle), the one form the legal actions list.
+        let order = |h: &u8| b.coastal.iter().position(|c| c == h);
+        if given.len() == 2 && order(&given[0]) > order(&given[1])
+            || dests.len() == 2 && order(&dests[0]) > order(&dests[1])
+        {
+            return Err(RuleError::barbarians(
+                "name Treason's hexes in order clockwise from the castle",
+            ));
+        }
         Ok(())
     }
 

@@ -532,6 +532,23 @@ fn treason_gives_two_gold_and_moves_two_barbarians_with_its_refusals() {
             to: [Some(c[1]), Some(c[2])],
         }),
     );
+    // One choice, one form: the hexes of each pair in battle order (the legal list's).
+    assert_refused(
+        &mut g,
+        0,
+        ba(BA::Treason {
+            from: [Some(twelve), Some(c[0])],
+            to: [Some(c[1]), Some(c[2])],
+        }),
+    );
+    assert_refused(
+        &mut g,
+        0,
+        ba(BA::Treason {
+            from: [Some(c[0]), Some(twelve)],
+            to: [Some(c[2]), Some(c[1])],
+        }),
+    );
     // Moving from the conquered hex frees it.
     let ev = ok(
         &mut g,
