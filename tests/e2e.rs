@@ -296,6 +296,26 @@ async fn a_game_with_the_helpers_over_websocket() {
     server.stop().await;
 }
 
+/// Ann and Bo join room `code` (its other seats are bots) with a spectator, Ann starts, and
+/// all three play (or watch) to the end; returns Ann's and the spectator's last views.
+async fn two_people_and_a_spectator_play_to_the_end(
+    server: &TestServer,
+    code: &str,
+) -> (serde_json::Value, serde_json::Value) {
+    let url = server.ws_url();
+    let mut ann = Client::join(&url, code, "Ann").await;
+    let bo = Client::join(&url, code, "Bo").await;
+    let spectator = Client::spectate(&url, code).await;
+    ann.send(json!({"type": "start"})).await;
+    let a = tokio::spawn(play_to_end(ann, 3, true));
+    let b = tokio::spawn(play_to_end(bo, 4, false));
+    let s = tokio::spawn(play_to_end(spectator, 5, false));
+    let (_, view) = a.await.unwrap();
+    b.await.unwrap();
+    let (_, spec_view) = s.await.unwrap();
+    (view, spec_view)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_of_frenemies_over_websocket() {
     let dir = tempfile::tempdir().unwrap();
@@ -305,17 +325,7 @@ async fn a_game_of_frenemies_over_websocket() {
         .await;
     let (_, info) = server.http("GET", &format!("/api/rooms/{code}"), None).await;
     assert_eq!(info["options"]["victory_points"], 11);
-    let url = server.ws_url();
-    let mut ann = Client::join(&url, &code, "Ann").await;
-    let bo = Client::join(&url, &code, "Bo").await;
-    let spectator = Client::spectate(&url, &code).await;
-    ann.send(json!({"type": "start"})).await;
-    let a = tokio::spawn(play_to_end(ann, 3, true));
-    let b = tokio::spawn(play_to_end(bo, 4, false));
-    let s = tokio::spawn(play_to_end(spectator, 5, false));
-    let (_, view) = a.await.unwrap();
-    b.await.unwrap();
-    let (_, spec_view) = s.await.unwrap();
+    let (view, spec_view) = two_people_and_a_spectator_play_to_the_end(&server, &code).await;
     let winner = view["winner"].as_u64().unwrap() as usize;
     assert!(view["players"][winner]["victory_points"].as_u64().unwrap() >= 11);
     let f = &spec_view["frenemies"];
@@ -359,19 +369,9 @@ async fn a_game_of_barbarian_invasion_over_websocket() {
         .await;
     let (_, info) = server.http("GET", &format!("/api/rooms/{code}"), None).await;
     assert_eq!(info["options"]["victory_points"], 12);
-    let url = server.ws_url();
-    let mut ann = Client::join(&url, &code, "Ann").await;
-    let bo = Client::join(&url, &code, "Bo").await;
-    let spectator = Client::spectate(&url, &code).await;
-    ann.send(json!({"type": "start"})).await;
     // Every message each client receives is scanned for leaks on the way (hands, the
     // deck order).
-    let a = tokio::spawn(play_to_end(ann, 3, true));
-    let b = tokio::spawn(play_to_end(bo, 4, false));
-    let s = tokio::spawn(play_to_end(spectator, 5, false));
-    let (_, view) = a.await.unwrap();
-    b.await.unwrap();
-    let (_, spec_view) = s.await.unwrap();
+    let (view, spec_view) = two_people_and_a_spectator_play_to_the_end(&server, &code).await;
     let winner = view["winner"].as_u64().unwrap() as usize;
     assert!(view["players"][winner]["victory_points"].as_u64().unwrap() >= 12);
     let b = &spec_view["barbarians"];
