@@ -28,7 +28,7 @@ use catan_rules::{Action, Resource, Seat};
 use std::sync::OnceLock;
 
 /// Builds (each lands three barbarians) over which conquest risk is judged.
-const HORIZON: f32 = 6.0;
+const HORIZON: f32 = 10.0;
 /// A prisoner: half a point.
 const PRISONER: f32 = 0.5;
 /// Least gain (in VP-equivalents) for which a knight moves: below it, it stays put.
@@ -225,9 +225,11 @@ fn hex_value(ctx: &Ctx, risks: &Risks, map: &[u8; MAX_HEXES], hex: u8, all: u128
     let b = map[hex as usize];
     let stake = relief(seen, risks, map, hex);
     if b == 0 {
-        // Guards: a barbarian landing here meets them at the end of that turn.
+        // Guards: a barbarian landing here meets them at the end of that turn (it takes
+        // two knights to outnumber it).
         let p = landing(seen.board().token[hex as usize]);
-        return 0.02 * m.min(2) as f32 * p * (1.0 + 4.0 * risks.of(hex, 1));
+        let guard = if k >= 2 { 1.0 } else { 0.1 } * m as f32 / k as f32;
+        return 0.04 * guard * p * (1.0 + 4.0 * risks.of(hex, 1));
     }
     let others = others_involved(seen, hex, all & !mine);
     let share = if others == 0 {
@@ -239,7 +241,10 @@ fn hex_value(ctx: &Ctx, risks: &Risks, map: &[u8; MAX_HEXES], hex: u8, all: u128
     if k > b {
         win
     } else {
-        0.3 * win * m as f32 / (b + 1) as f32
+        // Part of a battle still to be won: worth more the fewer knights it still lacks
+        // (one knight alone against three barbarians wins nothing soon).
+        let part = k as f32 / (b + 1) as f32;
+        0.5 * win * part * part * m as f32 / k as f32
     }
 }
 
@@ -385,19 +390,16 @@ pub fn move_knight(ctx: &Ctx) -> Option<Action> {
     }
 }
 
-/// The score of a barbarian map for the bot: its own expected losses against its
-/// opponents' (weighted by how dangerous each is), and the battles won at the end of the
-/// turn (prisoners to the bot, or to others).
+/// The score of a barbarian map for the bot: the battles won at the end of the turn
+/// (prisoners to the bot, or to others; the won hexes cleared), then its own expected
+/// losses to the barbarians left against its opponents' (weighted by how dangerous each
+/// is).
 fn map_score(ctx: &Ctx, risks: &Risks, map: &[u8; MAX_HEXES]) -> f32 {
     let seen = ctx.seen;
     let me = seen.me;
-    let mut s = -harm(seen, risks, map, me);
-    for o in 0..seen.n {
-        if o != me {
-            s += 0.25 * ctx.eval.threat[o as usize] * harm(seen, risks, map, o);
-        }
-    }
     let all = seen.all_knights();
+    let mut left = *map;
+    let mut s = 0.0;
     for &h in seen.coastal() {
         let b = map[h as usize];
         if b == 0 {
@@ -407,6 +409,7 @@ fn map_score(ctx: &Ctx, risks: &Risks, map: &[u8; MAX_HEXES]) -> f32 {
         if k <= b {
             continue;
         }
+        left[h as usize] = 0;
         for o in 0..seen.n {
             let c = on_hex(seen, h, seen.knight_edges(o));
             if c == 0 {
@@ -418,6 +421,12 @@ fn map_score(ctx: &Ctx, risks: &Risks, map: &[u8; MAX_HEXES]) -> f32 {
             } else {
                 s -= 0.25 * ctx.eval.threat[o as usize] * share;
             }
+        }
+    }
+    s -= harm(seen, risks, &left, me);
+    for o in 0..seen.n {
+        if o != me {
+            s += 0.25 * ctx.eval.threat[o as usize] * harm(seen, risks, &left, o);
         }
     }
     s
@@ -575,3 +584,7 @@ pub fn odd_prisoner(seen: &Seen, s: Seat) -> f32 {
         0.0
     }
 }
+
+#[cfg(test)]
+#[path = "barbarians_tests.rs"]
+mod tests;
