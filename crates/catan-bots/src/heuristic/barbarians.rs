@@ -7,13 +7,18 @@
 //!   the castle or the desert never falls.
 //! - Knights: each knight is worth what it does on the coastal hexes it stands on
 //!   ([`hex_value`]): tipping a battle (prisoners, a freed hex, risk lifted from the bot's
-//!   buildings), or a share of one still to be won. Knighthood's castle path is the one
-//!   nearest the best such spot, a Black Knight goes straight there, and a knight moves
-//!   only when its move gains something (paying grain for a long move only to win a
-//!   battle).
+//!   buildings), a share of one still to be won (more the fewer knights it lacks), or a
+//!   little as one of two guards where barbarians may land. Knighthood takes the castle
+//!   path from which the best such path is within the 3 paths the knight moves this turn,
+//!   a Black Knight goes straight to the best path, and a knight moves only when its move
+//!   gains something (paying grain for a long move only when it wins a battle).
 //! - Treason and Intrigue: the choice whose barbarians leave the bot's buildings least
-//!   exposed and the leaders' most, counting the battles the bot wins at the end of the
-//!   turn ([`map_score`]).
+//!   exposed and its opponents' most (weighted by how dangerous each is), counting the
+//!   battles won at the end of the turn ([`map_score`]).
+//!
+//! Risk is a plain model: each landing names a coastal number with its exact odds, and a
+//! hex falls within the horizon if enough of [`HORIZON`] builds' landings name it
+//! (knights that would win it back are not counted).
 //! - Gold: bought into the resource the plan lacks when that completes the next build (or
 //!   when gold piles up); a crowded hand's spare cards are traded for gold before a 7 can
 //!   halve them. Prisoners count towards the leader in [`super::eval::effective_vp`].
