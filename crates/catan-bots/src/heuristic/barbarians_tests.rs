@@ -494,3 +494,23 @@ fn the_features_win_prisoners_and_games_against_the_plain_bot() {
         "prisoners new/old: {prisoners:?}"
     );
 }
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    // Deterministic given its seed: the bot's choices replay action for action.
+    let log = |seed: u64| {
+        let mut actions = Vec::new();
+        let game = play(
+            seed,
+            [Kind::New; 4],
+            |_, seat, _, a| actions.push((seat, *a)),
+            |_, _, _, _, _| {},
+        );
+        (actions, game.winner())
+    };
+    for seed in [3, 11] {
+        let (a, w) = log(seed);
+        assert!(a.len() > 200 && w.is_some(), "seed {seed}: {} actions", a.len());
+        assert_eq!((a, w), log(seed), "seed {seed}");
+    }
+}
