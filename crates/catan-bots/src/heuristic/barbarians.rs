@@ -378,8 +378,9 @@ pub fn move_knight(ctx: &Ctx) -> Option<Action> {
         let (all2, mine2) = (all & !bit(from) | bit(to), mine & !bit(from) | bit(to));
         let mut v = knights_delta(ctx, &risks, &[from, to], all, mine, all2, mine2);
         if grain {
-            // The long move pays only when it wins a battle.
-            if !wins_at(seen, to, all2) {
+            // The long move pays only when it wins a battle (or when a knight must leave
+            // the castle and only a long move gets it out).
+            if !forced && !wins_at(seen, to, all2) {
                 continue;
             }
             v -= GRAIN_COST;
