@@ -663,3 +663,10 @@ async fn timers_and_bots_survive(db: Db) {
 async fn timers_and_bots_survive_sigkill_sqlite() {
     timers_and_bots_survive(Db::sqlite()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timers_and_bots_survive_sigkill_postgres() {
+    if let Some(db) = Db::postgres().await {
+        timers_and_bots_survive(db).await;
+    }
+}
