@@ -96,7 +96,8 @@ fn describe() {
     );
     describe_counter!(
         STORE_DROPPED,
-        "Finished games given up after the shutdown grace period."
+        "Finished games not stored (logged in full instead): refused by the database, given up \
+         after the shutdown grace period, or refused because the writer's queue was full."
     );
     describe_gauge!(STORE_QUEUE, "Finished games waiting for the store writer.");
 }
@@ -153,6 +154,6 @@ pub fn store(stats: &catan_store::WriterStats, journal: Option<&catan_store::Jou
         counter!(JOURNAL_DROPPED).absolute(j.dropped);
     }
     counter!(STORE_WRITE_FAILURES).absolute(stats.failed_attempts);
-    counter!(STORE_DROPPED).absolute(stats.dropped);
+    counter!(STORE_DROPPED).absolute(stats.dropped + stats.refused);
     gauge!(STORE_QUEUE).set(stats.pending() as f64);
 }

@@ -954,8 +954,10 @@ impl Room {
             // from the journal in one transaction.
             journal.send_later(JournalOp::End(Box::new(record)));
         } else if let Some(store) = &self.app.store {
-            if store.submit(record).is_err() {
-                tracing::error!("store writer is gone: finished game not stored");
+            if let Err(e) = store.submit(record) {
+                // Not lost without a trace: the whole record goes to the log.
+                let record = serde_json::to_string(e.game()).unwrap_or_default();
+                tracing::error!(%record, "finished game NOT stored: {e}");
             }
         }
         self.broadcast_room();
