@@ -146,10 +146,11 @@ struct Public {
 }
 
 /// Writes every part of `v` (the public view): each field in serde's order, `players` one
-/// entry per part. A part equal (typed) to the same part of `base`, the public view before,
-/// is copied from its text rather than serialized again: most of the view does not change
-/// in an action. The exhaustive pattern makes a new `View` field a compile error here.
-fn public_parts(v: &View, base: Option<&Public>) -> Parts {
+/// entry per part, then the server's `deadline_ms` when there is one. A part equal (typed)
+/// to the same part of `base`, the public view before, is copied from its text rather than
+/// serialized again: most of the view does not change in an action. The exhaustive pattern
+/// makes a new `View` field a compile error here.
+fn public_parts(v: &View, base: Option<&Public>, deadline_ms: Option<i64>) -> Parts {
     let View {
         viewer,
         config,
@@ -213,8 +214,15 @@ fn public_parts(v: &View, base: Option<&Public>) -> Parts {
             p.barbarians.as_ref() == Some(f)
         });
     }
+    if let Some(d) = deadline_ms {
+        b.push(Key::Field(DEADLINE), &d);
+    }
     b.build()
 }
+
+/// The view field the server adds (not the rules, which have no clock): when the seats in
+/// `waiting_on` will be moved for, in epoch milliseconds; absent with no timer running.
+pub const DEADLINE: &str = "deadline_ms";
 
 /// The parts of a seat's view that differ from the public view `p`, from the seat's own
 /// parts ([`Game::seat_parts`]: the rules compute only what depends on the viewer).
@@ -297,6 +305,7 @@ pub struct Frame<'g> {
     view: Option<View>,
     public: Option<Arc<Public>>,
     events: &'g [Event],
+    deadline_ms: Option<i64>,
     public_events: Vec<Event>,
     public_events_text: String,
     diffs: Vec<SharedDiff>,
@@ -309,6 +318,11 @@ pub struct Frame<'g> {
 impl<'g> Frame<'g> {
     /// The frame after an action that produced `events` (none for snapshots).
     pub fn new(game: &'g Game, events: &'g [Event]) -> Self {
+        Frame::with_deadline(game, events, None)
+    }
+
+    /// [`Frame::new`] with the turn timer's deadline, which every viewer's view carries.
+    pub fn with_deadline(game: &'g Game, events: &'g [Event], deadline_ms: Option<i64>) -> Self {
         let view = game.view_state(Viewer::Spectator);
         let public_events: Vec<Event> = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
         let public_events_text = serde_json::to_string(&public_events).expect("events serialize");
@@ -317,6 +331,7 @@ impl<'g> Frame<'g> {
             view: Some(view),
             public: None,
             events,
+            deadline_ms,
             public_events,
             public_events_text,
             diffs: Vec::new(),
@@ -336,7 +351,7 @@ impl<'g> Frame<'g> {
             .view
             .take()
             .expect("the view is kept until the parts are built");
-        let parts = public_parts(&view, base.map(|b| &**b));
+        let parts = public_parts(&view, base.map(|b| &**b), self.deadline_ms);
         let public = Arc::new(Public { view, parts });
         self.public = Some(public.clone());
         public
@@ -441,7 +456,10 @@ impl ViewStream {
             private,
             seat,
         });
-        let view = serde_json::to_value(view).expect("views serialize");
+        let mut view = serde_json::to_value(view).expect("views serialize");
+        if let (Some(d), Some(map)) = (frame.deadline_ms, view.as_object_mut()) {
+            map.insert(DEADLINE.into(), d.into());
+        }
         crate::room::text(&ServerMsg::Snapshot { v: self.v, view })
     }
 
@@ -531,6 +549,60 @@ mod tests {
     use super::*;
     use catan_bots::RandomBot;
     use catan_rules::GameConfig;
+
+    /// The server's `deadline_ms` rides in the public part of every view: it appears,
+    /// changes and disappears through patches, and the patched view equals the snapshot.
+    #[test]
+    fn deadlines_travel_in_patches_and_snapshots() {
+        let mut game = Game::new(GameConfig::default(), 11).unwrap();
+        let mut bot = RandomBot::new(11);
+        let mut streams = [
+            ViewStream::new(Viewer::Seat(1)),
+            ViewStream::new(Viewer::Spectator),
+        ];
+        let mut docs: Vec<serde_json::Value> = streams
+            .iter_mut()
+            .map(|s| {
+                let text = s.snapshot(&mut Frame::new(&game, &[]));
+                let ServerMsg::Snapshot { view, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not a snapshot")
+                };
+                view
+            })
+            .collect();
+        assert!(docs[0].get(DEADLINE).is_none());
+        for step in 0..12i64 {
+            // On, changing, off again, on.
+            let deadline = (step % 4 != 3).then_some(1_700_000_000_000 + step * 1000);
+            let seat = game.waiting_on().iter().next().unwrap();
+            let action = bot.choose(&game, seat).unwrap();
+            let events = game.apply(seat, action).unwrap();
+            let mut frame = Frame::with_deadline(&game, &events, deadline);
+            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
+                let text = stream.update(&mut frame).unwrap();
+                let ServerMsg::Update { patch, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not an update: {text}")
+                };
+                json_patch::patch(doc, &serde_json::from_value::<json_patch::Patch>(patch).unwrap()).unwrap();
+                assert_eq!(
+                    doc.get(DEADLINE).and_then(|d| d.as_i64()),
+                    deadline,
+                    "step {step}"
+                );
+            }
+            let mut frame = Frame::with_deadline(&game, &[], deadline);
+            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
+                let mut fresh = ViewStream::new(stream.viewer);
+                let text = fresh.snapshot(&mut frame);
+                let ServerMsg::Snapshot { mut view, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not a snapshot")
+                };
+                // Snapshots carry the fixed board, patched views keep the first one's.
+                view["board"] = doc["board"].clone();
+                assert_eq!(&view, doc, "step {step}");
+            }
+        }
+    }
 
     #[test]
     fn update_text_is_the_update_message_serde_would_write() {
