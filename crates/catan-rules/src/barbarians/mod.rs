@@ -13,11 +13,13 @@ mod deck;
 mod gold;
 mod knights;
 mod landing;
+mod position;
 mod view;
 mod wire;
 
-pub(crate) use board::generate as generate_board;
 pub use board::{castle_of, COASTAL_TOKENS};
+pub(crate) use board::{from_parts as board_from_parts, generate as generate_board};
+pub use position::{BarbariansPosition, KnightPosition};
 pub use view::{BarbariansView, CardCounts, KnightView};
 pub use wire::{BarbariansAction, BarbariansEvent, BarbariansPhase};
 
@@ -314,6 +316,17 @@ impl Game {
 
     /// Hook: the scenario's legal actions of `seat`.
     pub(crate) fn barbarians_legal(&self, seat: Seat, out: &mut LegalActions) {
+        use crate::action::Requirement;
+        // Domestic trades may carry gold (Gold): said beside the offer or counter.
+        if out
+            .requirements
+            .iter()
+            .any(|r| matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
+        {
+            out.requirements.push(Requirement::TradeGold {
+                gold: self.bs().gold[seat as usize],
+            });
+        }
         if seat != self.current {
             return;
         }
