@@ -21,6 +21,10 @@ fn main() {
             "Frenemies, 5 players",
             GameConfig::with_scenario(5, Some(Scenario::Frenemies)),
         ),
+        (
+            "Barbarian Invasion, 4 players",
+            GameConfig::with_scenario(4, Some(Scenario::Barbarians)),
+        ),
     ];
     for (name, config) in variants {
         let (mut decisions, mut retimed) = (0u64, 0u64);

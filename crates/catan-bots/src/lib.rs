@@ -165,9 +165,11 @@ impl RandomBot {
 
 mod heuristic;
 mod level;
+mod timeout;
 
 pub use heuristic::HeuristicBot;
 pub use level::{Bot, BotLevel};
+pub use timeout::{discard_from, timeout_move};
 
 #[cfg(test)]
 mod tests {

@@ -103,6 +103,7 @@ fn record(
             Action::Frenemies(FrenemiesAction::ExchangeToken) => tally.add("exchange_token"),
             Action::Frenemies(FrenemiesAction::OfferGift { .. }) => tally.add("gift_offered"),
             Action::CounterOffer { .. } => tally.add("counter_offer"),
+            Action::Barbarians(b) => tally.add(b.name()),
             _ => {}
         }
     }
@@ -329,21 +330,31 @@ fn frenemies() {
     used(c, &t, &keys);
 }
 
-/// Barbarian Invasion: the heuristic bot plays it through its general rules (builds,
-/// cards, trades) and takes the first listed choice in the scenario's own phases; every
-/// action it sends must be legal, with no fallback, and every game must end.
+/// Barbarian Invasion: the heuristic bot plays it with the scenario's features (knights
+/// placed and moved, Treason and Intrigue, gold bought and traded for, steals after a 7);
+/// every action it sends must be legal, with no fallback, and every game must end.
 #[test]
 fn barbarian_invasion() {
+    let keys = [
+        "maritime",
+        "place_knight",
+        "move_knight",
+        "treason",
+        "intrigue",
+        "buy_with_gold",
+        "trade_for_gold",
+        "steal_from",
+    ];
     let (c, t) = run(
         GameConfig::with_scenario(4, Some(Scenario::Barbarians)),
         12_000_000,
     );
-    used(c, &t, &["maritime"]);
+    used(c, &t, &keys);
     let (c, t) = run(
         GameConfig::with_scenario(3, Some(Scenario::Barbarians)),
         13_000_000,
     );
-    used(c, &t, &["maritime"]);
+    used(c, &t, &keys);
 }
 
 #[test]

@@ -65,7 +65,32 @@ pub struct RoomOptions {
     pub seed: Option<u64>,
     /// How the bot seats play: `"heuristic"` (default) or `"random"`.
     pub bot_level: BotLevel,
+    /// Milliseconds a seat has for its turn (or its set-up placement, or its special build
+    /// turn) before the server moves for it; time spent waiting on others' reactions is
+    /// not counted. `null`: no turn timer. Default 120 000.
+    pub turn_limit_ms: Option<u32>,
+    /// Milliseconds for a reaction: a discard, an answer to a trade offer or a gift, a
+    /// helper's follow-up that is not the current player's own turn. `null`: no timer.
+    /// Default 45 000.
+    pub reaction_limit_ms: Option<u32>,
+    /// Milliseconds a player may be away (no connection) during a game before a bot plays
+    /// the seat; reconnecting with the seat token takes it back. `null`: never. Default
+    /// 60 000.
+    pub away_grace_ms: Option<u32>,
 }
+
+/// Default [`RoomOptions::turn_limit_ms`]: long enough to roll, trade and build with some
+/// thought; online Catan tables use 1–2 minutes.
+pub const DEFAULT_TURN_LIMIT_MS: u32 = 120_000;
+/// Default [`RoomOptions::reaction_limit_ms`]: picking discards or answering an offer
+/// takes seconds; 45 s leaves room for a slow phone without stalling the table long.
+pub const DEFAULT_REACTION_LIMIT_MS: u32 = 45_000;
+/// Default [`RoomOptions::away_grace_ms`]: covers a page reload or a network blip, so a
+/// bot only steps in for someone who is really gone.
+pub const DEFAULT_AWAY_GRACE_MS: u32 = 60_000;
+/// The shortest timer a room may ask for (turn, reaction and grace alike), unless the
+/// server allows shorter ones for tests (`--allow-short-timers`).
+pub const MIN_TIMER_MS: u32 = 5_000;
 
 impl Default for RoomOptions {
     fn default() -> Self {
@@ -80,6 +105,9 @@ impl Default for RoomOptions {
             five_six_turns: None,
             seed: None,
             bot_level: BotLevel::Heuristic,
+            turn_limit_ms: Some(DEFAULT_TURN_LIMIT_MS),
+            reaction_limit_ms: Some(DEFAULT_REACTION_LIMIT_MS),
+            away_grace_ms: Some(DEFAULT_AWAY_GRACE_MS),
         }
     }
 }
@@ -111,6 +139,27 @@ impl RoomOptions {
         }
     }
 
+    /// The timer options by name (for checks that treat them alike).
+    pub fn timers(&self) -> [(&'static str, Option<u32>); 3] {
+        [
+            ("turn_limit_ms", self.turn_limit_ms),
+            ("reaction_limit_ms", self.reaction_limit_ms),
+            ("away_grace_ms", self.away_grace_ms),
+        ]
+    }
+
+    /// The first timer shorter than `min` milliseconds, as a sentence for the client.
+    pub fn check_timer_minimum(&self, min: u32) -> Result<(), String> {
+        for (name, ms) in self.timers() {
+            if let Some(ms) = ms.filter(|&ms| ms < min) {
+                return Err(format!(
+                    "{name} {ms} is too short: at least {min} ms (or null: off)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         let config = self.game_config();
         config.validate().map_err(|e| e.to_string())?;
@@ -124,6 +173,11 @@ impl RoomOptions {
                 reach.start(),
                 reach.end()
             ));
+        }
+        for (name, ms) in self.timers() {
+            if ms == Some(0) {
+                return Err(format!("{name} must be at least 1 (or null: off)"));
+            }
         }
         if self.bots > self.players {
             return Err(format!(
@@ -164,8 +218,17 @@ pub enum RoomStatus {
 pub struct SeatInfo {
     pub seat: Seat,
     pub name: Option<String>,
+    /// A bot seat from the start.
     pub bot: bool,
+    /// The seat's player has a connection open.
     pub connected: bool,
+    /// A person's seat in a game under way whose player is not connected.
+    #[serde(default)]
+    pub away: bool,
+    /// A bot plays the seat now: a bot seat, or a person's seat taken over after its
+    /// player was away longer than `away_grace_ms` (until the player reconnects).
+    #[serde(default)]
+    pub controlled_by_bot: bool,
 }
 
 /// Public information about a room (`GET /api/rooms/{code}` and `room` messages).
@@ -306,6 +369,29 @@ mod tests {
         assert_eq!(o.bot_level, BotLevel::Random);
         let e = serde_json::from_str::<RoomOptions>(r#"{"bot_level":"clever"}"#).unwrap_err();
         assert!(e.to_string().contains("heuristic"), "{e}");
+    }
+
+    /// Timers default on (turn 120 s, reaction 45 s, away grace 60 s); `null` turns one
+    /// off; 0 is refused; below the minimum is the server's call (`check_timer_minimum`).
+    #[test]
+    fn timer_options() {
+        let o: RoomOptions = serde_json::from_str("{}").unwrap();
+        assert_eq!(o.turn_limit_ms, Some(120_000));
+        assert_eq!(o.reaction_limit_ms, Some(45_000));
+        assert_eq!(o.away_grace_ms, Some(60_000));
+        assert!(o.check_timer_minimum(MIN_TIMER_MS).is_ok());
+        let o: RoomOptions =
+            serde_json::from_str(r#"{"turn_limit_ms":null,"reaction_limit_ms":null,"away_grace_ms":null}"#)
+                .unwrap();
+        assert_eq!(o.timers().map(|t| t.1), [None, None, None]);
+        assert!(o.validate().is_ok() && o.check_timer_minimum(u32::MAX).is_ok());
+        let o: RoomOptions = serde_json::from_str(r#"{"reaction_limit_ms":0}"#).unwrap();
+        assert!(o.validate().unwrap_err().contains("reaction_limit_ms"));
+        let o: RoomOptions = serde_json::from_str(r#"{"turn_limit_ms":300}"#).unwrap();
+        assert!(o.validate().is_ok());
+        let e = o.check_timer_minimum(MIN_TIMER_MS).unwrap_err();
+        assert!(e.contains("turn_limit_ms 300 is too short"), "{e}");
+        assert!(serde_json::from_str::<RoomOptions>(r#"{"turn_limit_ms":-1}"#).is_err());
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod room;
 pub mod schema;
 pub mod session;
 pub mod stats;
+pub mod turn_timer;
 pub mod view_stream;
 pub mod web;
 
@@ -100,6 +101,10 @@ pub struct Config {
     /// `seed` is accepted only for all-bot rooms.
     #[arg(long, env = "ALLOW_SEED")]
     pub allow_seed: bool,
+    /// Testing only: accept turn, reaction and away timers shorter than 5 s (down to 1 ms),
+    /// so a test can play a game of idle seats in seconds.
+    #[arg(long, env = "ALLOW_SHORT_TIMERS")]
+    pub allow_short_timers: bool,
     /// Rooms one client address may create per minute (0: no limit).
     #[arg(long, env = "ROOMS_PER_MINUTE_PER_IP", default_value_t = 30)]
     pub rooms_per_minute_per_ip: u32,
@@ -155,6 +160,7 @@ impl Config {
             outbound_queue: 4096,
             log_format: LogFormat::Text,
             allow_seed: true,
+            allow_short_timers: true,
             rooms_per_minute_per_ip: 0,
             ws_per_minute_per_ip: 0,
             cors_origins: Vec::new(),
@@ -331,6 +337,11 @@ async fn create_room(
             "the seed option is only accepted for all-bot rooms: with people at the table, \
              whoever chose the seed could predict every roll and card",
         );
+    }
+    if !state.config.allow_short_timers {
+        if let Err(e) = options.check_timer_minimum(catan_protocol::MIN_TIMER_MS) {
+            return json_error(StatusCode::BAD_REQUEST, e);
+        }
     }
     let options = options.resolved();
     let (code, room_id) = match room::spawn(&state, options.clone(), Some(peer.ip())) {

@@ -14,6 +14,7 @@ pub const CONNECTIONS: &str = "catan_connections";
 pub const ACTIONS_APPLIED: &str = "catan_actions_applied_total";
 pub const ACTIONS_REFUSED: &str = "catan_actions_refused_total";
 pub const BROADCAST_SECONDS: &str = "catan_action_broadcast_seconds";
+pub const TIMEOUT_MOVES: &str = "catan_timeout_moves_total";
 pub const SLOW_CLIENT_DROPS: &str = "catan_slow_client_drops_total";
 pub const RATE_LIMIT_CLOSES: &str = "catan_rate_limit_closes_total";
 pub const PER_IP_LIMITED: &str = "catan_per_ip_limited_total";
@@ -55,6 +56,10 @@ pub fn handle() -> PrometheusHandle {
 
 fn describe() {
     use metrics::{describe_counter, describe_gauge, describe_histogram, Unit};
+    describe_counter!(
+        TIMEOUT_MOVES,
+        "Moves the server made for seats whose turn or reaction time ran out."
+    );
     describe_gauge!(ROOMS, "Live rooms by status (lobby, playing, finished).");
     describe_gauge!(
         CONNECTIONS,
@@ -96,7 +101,8 @@ fn describe() {
     );
     describe_counter!(
         STORE_DROPPED,
-        "Finished games given up after the shutdown grace period."
+        "Finished games not stored (logged in full instead): refused by the database, given up \
+         after the shutdown grace period, or refused because the writer's queue was full."
     );
     describe_gauge!(STORE_QUEUE, "Finished games waiting for the store writer.");
 }
@@ -128,6 +134,11 @@ pub fn broadcast_time(seconds: f64) {
     histogram!(BROADCAST_SECONDS).record(seconds);
 }
 
+/// A move the server made for a seat whose turn or reaction time ran out.
+pub fn timeout_move() {
+    counter!(TIMEOUT_MOVES).increment(1);
+}
+
 pub fn slow_client_dropped() {
     counter!(SLOW_CLIENT_DROPS).increment(1);
 }
@@ -153,6 +164,6 @@ pub fn store(stats: &catan_store::WriterStats, journal: Option<&catan_store::Jou
         counter!(JOURNAL_DROPPED).absolute(j.dropped);
     }
     counter!(STORE_WRITE_FAILURES).absolute(stats.failed_attempts);
-    counter!(STORE_DROPPED).absolute(stats.dropped);
+    counter!(STORE_DROPPED).absolute(stats.dropped + stats.refused);
     gauge!(STORE_QUEUE).set(stats.pending() as f64);
 }

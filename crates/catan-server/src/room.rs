@@ -3,6 +3,7 @@
 //! socket: each connection has a bounded outbound queue filled with `try_send`, and a
 //! client whose queue is full is dropped (it can reconnect and get a snapshot).
 
+use crate::turn_timer::{Moment, TurnTimer};
 use crate::view_stream::{Frame, ViewStream};
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes};
@@ -75,6 +76,18 @@ struct SeatSlot {
     conn: Option<ConnId>,
     /// The seat's view stream (version and last view sent).
     stream: ViewStream,
+    /// A person's seat in a game under way: since when its player has had no connection.
+    away_since: Option<Instant>,
+    /// The room's bot plays this person's seat: its player was away past the grace time.
+    /// Reconnecting with the seat token ends it.
+    taken_over: bool,
+}
+
+impl SeatSlot {
+    /// A bot moves for this seat (a bot seat, or a person's seat taken over).
+    fn bot_controlled(&self) -> bool {
+        self.bot || self.taken_over
+    }
 }
 
 struct Room {
@@ -95,8 +108,14 @@ struct Room {
     log: Vec<ActionRecord>,
     created_ms: i64,
     started_ms: Option<i64>,
-    /// Plays every bot seat, at the room's `bot_level`.
+    /// Plays every bot seat (and seats taken over), at the room's `bot_level`.
     bot: Bot,
+    /// The turn and reaction timers of the game under way.
+    timer: TurnTimer,
+    /// The timer's deadline has passed and nothing could be done about it (the seats due
+    /// are played by bots, or the journal was busy): do not wake for it again until the
+    /// game changes.
+    timer_idle: bool,
     bot_scheduled: bool,
     empty_since: Instant,
     finished_at: Option<Instant>,
@@ -179,9 +198,12 @@ pub fn spawn(
             token_hash: None,
             conn: None,
             stream: ViewStream::new(Viewer::Seat(s as Seat)),
+            away_since: None,
+            taken_over: false,
         })
         .collect();
     let bot = Bot::new(options.bot_level, seed);
+    let timer = TurnTimer::new(options.turn_limit_ms, options.reaction_limit_ms);
     let room = Room {
         code: code.clone(),
         room_id: room_id.clone(),
@@ -200,6 +222,8 @@ pub fn spawn(
         created_ms: now_ms(),
         started_ms: None,
         bot,
+        timer,
+        timer_idle: false,
         bot_scheduled: false,
         empty_since: Instant::now(),
         finished_at: None,
@@ -267,17 +291,25 @@ pub fn resume(app: &AppState, live: ResumedGame) -> Result<usize, ResumeError> {
         .map(|(s, seat)| SeatSlot {
             name: Some(seat.name),
             bot: seat.bot,
+            // Nobody is connected yet: the grace time runs from the restart.
+            away_since: (!seat.bot).then(Instant::now),
             token_hash: seat.token_hash,
             conn: None,
             stream: ViewStream::new(Viewer::Seat(s as Seat)),
+            taken_over: false,
         })
         .collect();
     let replayed = actions.len();
+    // The timers start afresh: the time a turn had left before the restart is not kept.
+    let mut timer = TurnTimer::new(options.turn_limit_ms, options.reaction_limit_ms);
+    timer.follow(&game, None, Moment::now());
     let room = Room {
         code: live.code.clone(),
         room_id: live.id,
         config,
         bot: Bot::new(options.bot_level, live.seed),
+        timer,
+        timer_idle: false,
         options,
         seed: live.seed,
         app: app.clone(),
@@ -339,8 +371,13 @@ impl Room {
                         }
                     }
                 },
-                _ = tokio::time::sleep_until(deadline) => {
-                    if self.expired() {
+                _ = tokio::time::sleep_until(deadline.min(self.next_timer())) => {
+                    if !self.expired() {
+                        self.on_timers();
+                        if std::mem::take(&mut self.seats_changed) {
+                            self.broadcast_room();
+                        }
+                    } else {
                         let reason = if self.status == RoomStatus::Finished { "the game is over" } else { "the room was idle" };
                         tracing::info!(reason, "room closing");
                         if self.status == RoomStatus::Playing {
@@ -376,6 +413,81 @@ impl Room {
         Instant::now() >= self.deadline()
     }
 
+    /// When a turn timer runs out or an away player's grace time ends (far away if
+    /// neither is due).
+    fn next_timer(&self) -> Instant {
+        let far = Instant::now() + Duration::from_secs(3600);
+        if self.status != RoomStatus::Playing {
+            return far;
+        }
+        let turn = self.timer.deadline().filter(|_| !self.timer_idle).map(|d| d.at);
+        let takeover = self.options.away_grace_ms.and_then(|ms| {
+            let grace = Duration::from_millis(ms as u64);
+            let away = self.seats.iter().filter(|s| !s.bot_controlled());
+            away.filter_map(|s| s.away_since).min().map(|t| t + grace)
+        });
+        [turn, takeover].into_iter().flatten().min().unwrap_or(far)
+    }
+
+    /// Hands the seats of players away past the grace time to the room's bot, and moves
+    /// for the seats whose time is up (one move at a time, each through [`Room::apply`],
+    /// so journaled and replayed like any other), until no seat is due.
+    fn on_timers(&mut self) {
+        if self.status != RoomStatus::Playing {
+            return;
+        }
+        let now = Instant::now();
+        if let Some(ms) = self.options.away_grace_ms {
+            let grace = Duration::from_millis(ms as u64);
+            for (i, slot) in self.seats.iter_mut().enumerate() {
+                if !slot.bot_controlled() && slot.away_since.is_some_and(|t| t + grace <= now) {
+                    tracing::info!(seat = i, "player away past the grace time: a bot plays the seat");
+                    slot.taken_over = true;
+                    self.seats_changed = true;
+                }
+            }
+        }
+        for _ in 0..256 {
+            if self.status != RoomStatus::Playing {
+                return;
+            }
+            let due = self.timer.due(Instant::now());
+            let game = self.game.as_ref().expect("playing");
+            let mut chosen = None;
+            for seat in due.iter() {
+                if self.seats[seat as usize].bot_controlled() {
+                    continue;
+                }
+                if let Some(action) = catan_bots::timeout_move(game, seat) {
+                    chosen = Some((seat, action));
+                    break;
+                }
+            }
+            let Some((seat, action)) = chosen else {
+                // Nobody due, or only bots (which move on their own).
+                self.timer_idle = !due.is_empty();
+                break;
+            };
+            tracing::info!(seat, action = action.name(), "time is up: moving for the seat");
+            crate::metrics::timeout_move();
+            match self.apply(seat, action) {
+                Ok(()) => {}
+                Err(ApplyError::Rule(e)) => {
+                    tracing::error!(seat, ?action, error = %e, "timeout move refused");
+                    self.timer_idle = true;
+                    break;
+                }
+                Err(ApplyError::Busy) => {
+                    // The journal is behind: the bot tick tries the timers again.
+                    self.timer_idle = true;
+                    self.schedule_bots(Duration::from_millis(100));
+                    break;
+                }
+            }
+        }
+        self.drive_bots(false);
+    }
+
     /// A game with no human seat (bots only) stops at the configured turn cap: nobody is
     /// there to end it, and random bots can trade resources back and forth for ever.
     fn turn_capped(&self) -> bool {
@@ -401,6 +513,7 @@ impl Room {
             }
             RoomMsg::BotTick => {
                 self.bot_scheduled = false;
+                self.timer_idle = false;
                 self.drive_bots(true);
             }
             RoomMsg::Shutdown => {}
@@ -422,6 +535,8 @@ impl Room {
                     name: s.name.clone(),
                     bot: s.bot,
                     connected: s.conn.is_some(),
+                    away: !s.bot && s.conn.is_none() && self.status == RoomStatus::Playing,
+                    controlled_by_bot: s.bot_controlled(),
                 })
                 .collect(),
             host: self.host,
@@ -494,7 +609,12 @@ impl Room {
         crate::metrics::connection(role_label(viewer), 1.0);
         let token = match viewer {
             Viewer::Seat(s) => {
-                self.seats[s as usize].conn = Some(conn);
+                let slot = &mut self.seats[s as usize];
+                slot.conn = Some(conn);
+                slot.away_since = None;
+                if std::mem::take(&mut slot.taken_over) {
+                    tracing::info!(seat = s, "player back: the bot hands the seat over");
+                }
                 new_token.or(join.token)
             }
             Viewer::Spectator => None,
@@ -533,6 +653,9 @@ impl Room {
             if slot.conn == Some(conn) {
                 slot.conn = None;
                 slot.stream.reset();
+                if self.status == RoomStatus::Playing {
+                    slot.away_since = Some(Instant::now());
+                }
                 self.seats_changed = true;
             }
         }
@@ -694,16 +817,23 @@ impl Room {
                 return;
             }
         };
+        self.timer.follow(&game, None, Moment::now());
         self.game = Some(game);
         self.set_status(RoomStatus::Playing);
         self.started_ms = Some(now_ms());
+        for slot in &mut self.seats {
+            if !slot.bot && slot.conn.is_none() {
+                slot.away_since = Some(Instant::now());
+            }
+        }
         tracing::info!(seed = self.seed, "game started");
         self.journal_start();
         let conns: Vec<ConnId> = self.conns.keys().copied().collect();
         let mut snapshots = Vec::with_capacity(conns.len());
         {
             // One frame for all: the snapshots share one serialized public view.
-            let mut frame = Frame::new(self.game.as_ref().unwrap(), &[]);
+            let deadline = self.timer.deadline().map(|d| d.epoch_ms);
+            let mut frame = Frame::with_deadline(self.game.as_ref().unwrap(), &[], deadline);
             for c in conns {
                 if let Some(msg) = snapshot_in(&self.conns, &mut self.seats, &mut self.spect, c, &mut frame) {
                     snapshots.push((c, msg));
@@ -749,7 +879,8 @@ impl Room {
     }
 
     fn send_snapshot(&mut self, conn: ConnId) {
-        let mut frame = Frame::new(self.game.as_ref().expect("started"), &[]);
+        let deadline = self.timer.deadline().map(|d| d.epoch_ms);
+        let mut frame = Frame::with_deadline(self.game.as_ref().expect("started"), &[], deadline);
         let msg = snapshot_in(&self.conns, &mut self.seats, &mut self.spect, conn, &mut frame);
         drop(frame);
         if let Some(msg) = msg {
@@ -812,11 +943,14 @@ impl Room {
                 ack: self.durable.clone(),
             });
         }
-        let mut outgoing: Vec<(ConnId, Utf8Bytes)> = Vec::new();
         let game = self.game.as_ref().unwrap();
+        self.timer.follow(game, Some(seat), Moment::now());
+        self.timer_idle = false;
+        let deadline = self.timer.deadline().map(|d| d.epoch_ms);
+        let mut outgoing: Vec<(ConnId, Utf8Bytes)> = Vec::new();
         // What all viewers share (the public view and its diff, public events) is
         // computed once for this action.
-        let mut frame = Frame::new(game, &events);
+        let mut frame = Frame::with_deadline(game, &events, deadline);
         // Seats with a connection: their own view, diffed against the last one sent.
         for slot in self.seats.iter_mut() {
             let Some(conn) = slot.conn else { continue };
@@ -857,7 +991,7 @@ impl Room {
             }
             let game = self.game.as_ref().unwrap();
             let awaited = game.waiting_on();
-            if !awaited.iter().any(|s| self.seats[s as usize].bot) {
+            if !awaited.iter().any(|s| self.seats[s as usize].bot_controlled()) {
                 return;
             }
             if delay > 0 {
@@ -869,7 +1003,9 @@ impl Room {
             }
             // The first awaited bot with something to do (a bot that made an offer waits
             // for the answers of the others).
-            let bots = awaited.iter().filter(|&s| self.seats[s as usize].bot);
+            let bots = awaited
+                .iter()
+                .filter(|&s| self.seats[s as usize].bot_controlled());
             let mut chosen = None;
             for seat in bots {
                 if let Some(action) = self.bot.choose(game, seat) {
@@ -954,8 +1090,10 @@ impl Room {
             // from the journal in one transaction.
             journal.send_later(JournalOp::End(Box::new(record)));
         } else if let Some(store) = &self.app.store {
-            if store.submit(record).is_err() {
-                tracing::error!("store writer is gone: finished game not stored");
+            if let Err(e) = store.submit(record) {
+                // Not lost without a trace: the whole record goes to the log.
+                let record = serde_json::to_string(e.game()).unwrap_or_default();
+                tracing::error!(%record, "finished game NOT stored: {e}");
             }
         }
         self.broadcast_room();

@@ -31,7 +31,21 @@ pub fn schema() -> Value {
     add::<catan_store::GameDetail>(&mut generator, &mut refs);
     add::<catan_store::Replay>(&mut generator, &mut refs);
     add::<crate::stats::GameStats>(&mut generator, &mut refs);
-    let defs = generator.take_definitions(true);
+    let mut defs = generator.take_definitions(true);
+    // The one view field the server adds around the rules' view (the rules have no clock).
+    if let Some(props) = defs
+        .get_mut("View")
+        .and_then(|v| v.get_mut("properties"))
+        .and_then(Value::as_object_mut)
+    {
+        props.insert(
+            crate::view_stream::DEADLINE.into(),
+            json!({
+                "description": "When the server moves for the seats in `waiting_on` that have not acted (epoch milliseconds); absent when no timer runs.",
+                "type": "integer",
+            }),
+        );
+    }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Catan server wire types",

@@ -103,8 +103,9 @@ impl PartsBuilder {
 }
 
 /// Writes every part of `v` (the public view): each field in serde's order, `players` one
-/// entry per part. The exhaustive pattern makes a new `View` field a compile error here.
-fn public_parts(v: &View) -> Parts {
+/// entry per part, then the server's `deadline_ms` when there is one. The exhaustive
+/// pattern makes a new `View` field a compile error here.
+fn public_parts(v: &View, deadline_ms: Option<i64>) -> Parts {
     let View {
         viewer,
         config,
@@ -162,8 +163,15 @@ fn public_parts(v: &View) -> Parts {
     if let Some(f) = barbarians {
         b.push(Key::Field("barbarians"), f);
     }
+    if let Some(d) = deadline_ms {
+        b.push(Key::Field(DEADLINE), &d);
+    }
     b.build()
 }
+
+/// The view field the server adds (not the rules, which have no clock): when the seats in
+/// `waiting_on` will be moved for, in epoch milliseconds; absent with no timer running.
+pub const DEADLINE: &str = "deadline_ms";
 
 /// The parts of a viewer's view `v` that differ from the public view `p`.
 fn private_parts(v: &View, p: &View) -> Parts {
@@ -284,6 +292,7 @@ pub struct Frame<'g> {
     view: View,
     public: Arc<Parts>,
     events: &'g [Event],
+    deadline_ms: Option<i64>,
     public_events: Vec<Event>,
     public_events_text: String,
     diffs: Vec<SharedDiff>,
@@ -296,8 +305,13 @@ pub struct Frame<'g> {
 impl<'g> Frame<'g> {
     /// The frame after an action that produced `events` (none for snapshots).
     pub fn new(game: &'g Game, events: &'g [Event]) -> Self {
+        Frame::with_deadline(game, events, None)
+    }
+
+    /// [`Frame::new`] with the turn timer's deadline, which every viewer's view carries.
+    pub fn with_deadline(game: &'g Game, events: &'g [Event], deadline_ms: Option<i64>) -> Self {
         let view = game.view_state(Viewer::Spectator);
-        let public = Arc::new(public_parts(&view));
+        let public = Arc::new(public_parts(&view, deadline_ms));
         let public_events: Vec<Event> = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
         let public_events_text = serde_json::to_string(&public_events).expect("events serialize");
         Frame {
@@ -305,6 +319,7 @@ impl<'g> Frame<'g> {
             view,
             public,
             events,
+            deadline_ms,
             public_events,
             public_events_text,
             diffs: Vec::new(),
@@ -402,7 +417,10 @@ impl ViewStream {
             public: frame.public.clone(),
             private: frame.private(self.viewer),
         });
-        let view = serde_json::to_value(view).expect("views serialize");
+        let mut view = serde_json::to_value(view).expect("views serialize");
+        if let (Some(d), Some(map)) = (frame.deadline_ms, view.as_object_mut()) {
+            map.insert(DEADLINE.into(), d.into());
+        }
         crate::room::text(&ServerMsg::Snapshot { v: self.v, view })
     }
 
@@ -489,6 +507,60 @@ mod tests {
     use super::*;
     use catan_bots::RandomBot;
     use catan_rules::GameConfig;
+
+    /// The server's `deadline_ms` rides in the public part of every view: it appears,
+    /// changes and disappears through patches, and the patched view equals the snapshot.
+    #[test]
+    fn deadlines_travel_in_patches_and_snapshots() {
+        let mut game = Game::new(GameConfig::default(), 11).unwrap();
+        let mut bot = RandomBot::new(11);
+        let mut streams = [
+            ViewStream::new(Viewer::Seat(1)),
+            ViewStream::new(Viewer::Spectator),
+        ];
+        let mut docs: Vec<serde_json::Value> = streams
+            .iter_mut()
+            .map(|s| {
+                let text = s.snapshot(&mut Frame::new(&game, &[]));
+                let ServerMsg::Snapshot { view, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not a snapshot")
+                };
+                view
+            })
+            .collect();
+        assert!(docs[0].get(DEADLINE).is_none());
+        for step in 0..12i64 {
+            // On, changing, off again, on.
+            let deadline = (step % 4 != 3).then_some(1_700_000_000_000 + step * 1000);
+            let seat = game.waiting_on().iter().next().unwrap();
+            let action = bot.choose(&game, seat).unwrap();
+            let events = game.apply(seat, action).unwrap();
+            let mut frame = Frame::with_deadline(&game, &events, deadline);
+            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
+                let text = stream.update(&mut frame).unwrap();
+                let ServerMsg::Update { patch, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not an update: {text}")
+                };
+                json_patch::patch(doc, &serde_json::from_value::<json_patch::Patch>(patch).unwrap()).unwrap();
+                assert_eq!(
+                    doc.get(DEADLINE).and_then(|d| d.as_i64()),
+                    deadline,
+                    "step {step}"
+                );
+            }
+            let mut frame = Frame::with_deadline(&game, &[], deadline);
+            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
+                let mut fresh = ViewStream::new(stream.viewer);
+                let text = fresh.snapshot(&mut frame);
+                let ServerMsg::Snapshot { mut view, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not a snapshot")
+                };
+                // Snapshots carry the fixed board, patched views keep the first one's.
+                view["board"] = doc["board"].clone();
+                assert_eq!(&view, doc, "step {step}");
+            }
+        }
+    }
 
     #[test]
     fn update_text_is_the_update_message_serde_would_write() {

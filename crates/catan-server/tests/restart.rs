@@ -32,8 +32,14 @@ struct Server {
 
 impl Server {
     fn start(db_url: &str) -> Server {
+        Server::start_with(db_url, &[])
+    }
+
+    /// [`Server::start`] with more command-line arguments.
+    fn start_with(db_url: &str, args: &[&str]) -> Server {
         let mut child = Command::new(BIN)
             .args(["--listen", "127.0.0.1:0", "--database-url", db_url])
+            .args(args)
             .env("BOT_DELAY_MS", "0")
             .env("RATE_PER_SEC", "1000000")
             .env("RATE_BURST", "100000")
@@ -316,8 +322,12 @@ impl Table {
 /// A room of `players` seats, the last `bots` of them bots, with the test's people seated
 /// and the game started and settled.
 async fn open_table(server: &Server, players: u8, bots: u8, seed: u64) -> Table {
+    // No timers: the test drives one table at a time, and the others must stay put.
     let (code, room_id) = server
-        .create_room(json!({"players": players, "bots": bots, "victory_points": 5}))
+        .create_room(json!({
+            "players": players, "bots": bots, "victory_points": 5,
+            "turn_limit_ms": null, "reaction_limit_ms": null, "away_grace_ms": null
+        }))
         .await;
     let mut seated = Vec::new();
     for i in 0..players - bots {
@@ -558,5 +568,105 @@ async fn sigterm_mid_games_sqlite() {
 async fn sigterm_mid_games_postgres() {
     if let Some(db) = Db::postgres().await {
         survives(db, "-TERM").await;
+    }
+}
+
+/// Waits until the game `room_id` is stored; returns its record.
+async fn stored(server: &Server, room_id: &str) -> Value {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (status, body) = server.get(&format!("/api/games/{room_id}")).await;
+        if status == 200 {
+            return body;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "game {room_id} stored");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Games with bot seats and short timers carry on after a SIGKILL: in one room the person
+/// comes back and stays idle (the timers play the seat to the end); in the other nobody
+/// comes back (the timers, then after the grace time a bot, play the seat). Both finish
+/// and are stored; the timers' moves, journaled like any other, replay.
+async fn timers_and_bots_survive(db: Db) {
+    let args = ["--allow-short-timers"];
+    let mut server = Server::start_with(&db.url, &args);
+    let mut rooms = Vec::new();
+    for grace in [Value::Null, json!(300)] {
+        let (code, room_id) = server
+            .create_room(json!({
+                "players": 3, "bots": 2, "victory_points": 8,
+                "turn_limit_ms": 60, "reaction_limit_ms": 30, "away_grace_ms": grace
+            }))
+            .await;
+        let (mut ws, welcome) = join(&server.addr, json!({"code": code, "name": "Idle"})).await;
+        send(&mut ws, json!({"type": "start"})).await;
+        let mut p = Player {
+            ws,
+            seat: welcome["seat"].as_u64().unwrap() as u8,
+            token: welcome["token"].as_str().unwrap().to_string(),
+            view: Value::Null,
+            v: 0,
+        };
+        // The timer ends one of the idle seat's turns before the server goes down.
+        loop {
+            let m = p.next().await;
+            let events = m["events"].as_array().cloned().unwrap_or_default();
+            if events.iter().any(|e| e["type"] == "turn_ended" && e["seat"] == 0) {
+                break;
+            }
+        }
+        assert!(p.view["winner"].is_null());
+        rooms.push((code, room_id, p));
+    }
+    server.signal("-KILL");
+    server.wait();
+
+    let server = Server::start_with(&db.url, &args);
+    for (code, room_id, _) in &rooms {
+        let (status, info) = server.get(&format!("/api/rooms/{code}")).await;
+        assert_eq!(status, 200, "room {code} is back");
+        assert_eq!(info["status"], "playing", "{info}");
+        assert_eq!(info["room_id"], room_id.as_str());
+        assert_eq!(info["seats"][0]["away"], true, "nobody has come back yet: {info}");
+    }
+    // The first room's person comes back, idle: the timers play the seat to the end.
+    let (code, room_id, p) = &mut rooms[0];
+    let (ws, welcome) = join(&server.addr, json!({"code": code, "token": p.token})).await;
+    assert_eq!(welcome["seat"], 0);
+    p.ws = ws;
+    while p.next().await["type"] != "snapshot" {}
+    assert!(
+        !p.view["winner"].is_null() || p.view["deadline_ms"].is_i64(),
+        "a resumed game under way has a deadline: {}",
+        p.view["deadline_ms"]
+    );
+    while p.view["winner"].is_null() {
+        p.next().await;
+    }
+    let record = stored(&server, room_id).await;
+    assert_eq!(record["status"], "finished", "{record}");
+    // The second room's person never comes back: a bot takes the seat over.
+    let (code, room_id, _) = &rooms[1];
+    let record = stored(&server, room_id).await;
+    assert_eq!(record["status"], "finished", "{record}");
+    let line = server.logged("a bot plays the seat");
+    assert!(
+        line.is_some_and(|l| l.contains(code.as_str())),
+        "the takeover is logged"
+    );
+    drop(server);
+    db.drop_db().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timers_and_bots_survive_sigkill_sqlite() {
+    timers_and_bots_survive(Db::sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timers_and_bots_survive_sigkill_postgres() {
+    if let Some(db) = Db::postgres().await {
+        timers_and_bots_survive(db).await;
     }
 }

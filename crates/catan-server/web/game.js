@@ -155,7 +155,9 @@ export class GameScreen {
     const room = this.ctx.room();
     this.el.players.replaceChildren(...v.players.map((p) => {
       const seatInfo = room?.seats?.[p.seat] || {};
-      const conn = seatInfo.bot ? 'bot' : seatInfo.connected ? 'connected' : 'away';
+      // A person's seat a bot plays while they are away shows both.
+      const conn = seatInfo.bot ? 'bot' : seatInfo.controlled_by_bot ? 'bot' : seatInfo.connected ? 'connected' : 'away';
+      const label = !seatInfo.bot && seatInfo.controlled_by_bot ? 'away · bot plays' : conn;
       const vp = p.victory_points ?? p.public_victory_points;
       const titles = [];
       if (v.longest_road === p.seat) titles.push('Longest Road');
@@ -169,7 +171,7 @@ export class GameScreen {
         style: `border-left-color: var(--seat${p.seat})`,
       },
       h('div', { class: 'player-head' }, seatBadge(p.seat), h('b', {}, this.name(p.seat)),
-        h('span', { class: `conn conn-${conn}`, title: conn }, conn),
+        h('span', { class: `conn conn-${conn}`, title: label }, label),
         waiting ? h('span', { class: 'waiting', title: 'the game waits on this player' }, 'to act') : ''),
       h('div', { class: 'player-stats' },
         h('span', { 'data-vp': p.seat }, `${vp} VP`),

@@ -48,7 +48,8 @@
 //!   [`StoreHandle`] (cloneable: [`StoreHandle::submit`], [`StoreHandle::flush`],
 //!   [`StoreHandle::stats`]). Failed writes that may succeed later
 //!   ([`StoreError::is_transient`]) are retried with exponential back-off capped at
-//!   [`WriterConfig::max_backoff`], each failure logged with `tracing` at warn level.
+//!   [`WriterConfig::max_backoff`]; an outage is logged once when it begins and once when
+//!   it ends. The queue is bounded ([`WriterConfig::queue`], [`SubmitError::Full`]).
 //! - The journal of live games: [`spawn_journal`] → [`Journal`] and [`JournalHandle`]
 //!   (bounded queue of [`JournalOp`]s, batched into one transaction, acknowledged per game
 //!   through [`Durable`]); [`Store::live_games`] reads it back on start-up.
@@ -75,4 +76,4 @@ pub use store::{
     redact_url, resolve_url, Backend, Result, SaveOutcome, Store, StoreError, StoreOptions,
     DEFAULT_DATABASE_URL, MAX_PAGE,
 };
-pub use writer::{spawn_writer, StoreHandle, Writer, WriterConfig, WriterStats};
+pub use writer::{spawn_writer, StoreHandle, SubmitError, Writer, WriterConfig, WriterStats};

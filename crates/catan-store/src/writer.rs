@@ -1,6 +1,12 @@
 //! The writer task: finished games go in through a never-blocking handle and are written
 //! in the background, retried with capped exponential back-off while the database is
 //! unavailable, and flushed on shutdown.
+//!
+//! The queue is bounded ([`WriterConfig::queue`]): during a long outage memory does not
+//! grow without limit; a game that finds the queue full is refused at once
+//! ([`SubmitError::Full`]) and its caller logs it in full. An outage is logged once when it
+//! begins and once when it ends (each retry only at debug level), so a database that is
+//! down for an hour does not fill the log.
 
 use crate::model::FinishedGame;
 use crate::store::{SaveOutcome, Store};
@@ -26,6 +32,8 @@ pub struct WriterConfig {
     /// connection dropped (the database rolls the transaction back), and retried like any
     /// failed write. Saving is idempotent, so a write that did commit is not duplicated.
     pub write_timeout: Duration,
+    /// Games waiting to be written at most; more are refused ([`SubmitError::Full`]).
+    pub queue: usize,
 }
 
 impl Default for WriterConfig {
@@ -35,6 +43,7 @@ impl Default for WriterConfig {
             max_backoff: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(30),
             write_timeout: Duration::from_secs(20),
+            queue: 4096,
         }
     }
 }
@@ -51,6 +60,10 @@ pub struct WriterStats {
     /// Games given up on: rejected by the database, or still failing at the end of the
     /// shutdown grace period.
     pub dropped: u64,
+    /// Games refused by [`StoreHandle::submit`] because the queue was full.
+    pub refused: u64,
+    /// Times the database became unavailable (each logged once, as is its recovery).
+    pub outages: u64,
 }
 
 impl WriterStats {
@@ -66,6 +79,8 @@ struct Counters {
     saved: AtomicU64,
     failed_attempts: AtomicU64,
     dropped: AtomicU64,
+    refused: AtomicU64,
+    outages: AtomicU64,
 }
 
 impl Counters {
@@ -80,6 +95,8 @@ impl Counters {
             saved,
             failed_attempts,
             dropped,
+            refused: self.refused.load(Ordering::SeqCst),
+            outages: self.outages.load(Ordering::SeqCst),
         }
     }
 }
@@ -89,10 +106,31 @@ enum Msg {
     Flush(oneshot::Sender<()>),
 }
 
+/// Why [`StoreHandle::submit`] refused a game; the game comes back, for the caller to log.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    /// The queue holds [`WriterConfig::queue`] games already (the database has been
+    /// unavailable for a long time, or is slower than games finish).
+    #[error("the games writer's queue is full")]
+    Full(Box<FinishedGame>),
+    /// The writer has shut down.
+    #[error("the games writer has stopped")]
+    Stopped(Box<FinishedGame>),
+}
+
+impl SubmitError {
+    /// The game that was not queued.
+    pub fn game(&self) -> &FinishedGame {
+        match self {
+            SubmitError::Full(g) | SubmitError::Stopped(g) => g,
+        }
+    }
+}
+
 /// Cheap, cloneable handle for submitting finished games (give one to each room).
 #[derive(Clone, Debug)]
 pub struct StoreHandle {
-    tx: mpsc::UnboundedSender<Msg>,
+    tx: mpsc::Sender<Msg>,
     counters: Arc<Counters>,
 }
 
@@ -107,18 +145,24 @@ impl std::fmt::Debug for Msg {
 
 impl StoreHandle {
     /// Queues a finished game for writing. Never blocks and never waits on the
-    /// database; fails (giving the game back) only once the writer has shut down.
-    pub fn submit(&self, game: FinishedGame) -> Result<(), Box<FinishedGame>> {
+    /// database; fails (giving the game back) when the queue is full or the writer has
+    /// shut down.
+    pub fn submit(&self, game: FinishedGame) -> Result<(), SubmitError> {
         self.counters.submitted.fetch_add(1, Ordering::SeqCst);
-        match self.tx.send(Msg::Save(Box::new(game))) {
-            Ok(()) => Ok(()),
-            Err(mpsc::error::SendError(msg)) => {
-                self.counters.submitted.fetch_sub(1, Ordering::SeqCst);
-                match msg {
-                    Msg::Save(game) => Err(game),
-                    Msg::Flush(_) => unreachable!("sent a Save"),
-                }
-            }
+        let (msg, full) = match self.tx.try_send(Msg::Save(Box::new(game))) {
+            Ok(()) => return Ok(()),
+            Err(mpsc::error::TrySendError::Full(msg)) => (msg, true),
+            Err(mpsc::error::TrySendError::Closed(msg)) => (msg, false),
+        };
+        self.counters.submitted.fetch_sub(1, Ordering::SeqCst);
+        let Msg::Save(game) = msg else {
+            unreachable!("sent a Save")
+        };
+        if full {
+            self.counters.refused.fetch_add(1, Ordering::SeqCst);
+            Err(SubmitError::Full(game))
+        } else {
+            Err(SubmitError::Stopped(game))
         }
     }
 
@@ -126,7 +170,7 @@ impl StoreHandle {
     /// Returns `false` if the writer has already shut down.
     pub async fn flush(&self) -> bool {
         let (ack, done) = oneshot::channel();
-        if self.tx.send(Msg::Flush(ack)).is_err() {
+        if self.tx.send(Msg::Flush(ack)).await.is_err() {
             return false;
         }
         done.await.is_ok()
@@ -147,7 +191,7 @@ pub struct Writer {
 
 /// Starts the writer task on the current tokio runtime.
 pub fn spawn_writer(store: Store, config: WriterConfig) -> Writer {
-    let (tx, rx) = mpsc::unbounded_channel();
+    let (tx, rx) = mpsc::channel(config.queue.max(1));
     let (shutdown, shutdown_rx) = watch::channel(false);
     let counters = Arc::new(Counters::default());
     let task = Task {
@@ -156,6 +200,7 @@ pub fn spawn_writer(store: Store, config: WriterConfig) -> Writer {
         rx,
         shutdown_rx,
         deadline: None,
+        down: false,
         counters: counters.clone(),
     };
     let join = tokio::spawn(task.run());
@@ -189,10 +234,13 @@ impl Writer {
 struct Task {
     store: Store,
     config: WriterConfig,
-    rx: mpsc::UnboundedReceiver<Msg>,
+    rx: mpsc::Receiver<Msg>,
     shutdown_rx: watch::Receiver<bool>,
     /// Set once shutting down: retries stop at this instant.
     deadline: Option<Instant>,
+    /// The last write failed with a transient error (logged once; cleared, and logged,
+    /// by the next success).
+    down: bool,
     counters: Arc<Counters>,
 }
 
@@ -266,6 +314,12 @@ impl Task {
             match result {
                 Ok(outcome) => {
                     self.counters.saved.fetch_add(1, Ordering::SeqCst);
+                    if std::mem::take(&mut self.down) {
+                        tracing::info!(
+                            failed_attempts = self.counters.failed_attempts.load(Ordering::SeqCst),
+                            "games writer: the database is reachable again; writes resumed"
+                        );
+                    }
                     if outcome == SaveOutcome::AlreadyStored {
                         tracing::info!(game = %game.id, "finished game was already stored");
                     } else if attempt > 1 {
@@ -280,13 +334,23 @@ impl Task {
                 }
                 Err(e) => {
                     self.counters.failed_attempts.fetch_add(1, Ordering::SeqCst);
-                    tracing::warn!(
-                        game = %game.id,
-                        attempt,
-                        retry_in_ms = backoff.as_millis() as u64,
-                        error = %e,
-                        "saving a finished game failed; will retry"
-                    );
+                    if self.down {
+                        tracing::debug!(
+                            game = %game.id,
+                            attempt,
+                            retry_in_ms = backoff.as_millis() as u64,
+                            error = %e,
+                            "saving a finished game failed again; will retry"
+                        );
+                    } else {
+                        self.down = true;
+                        self.counters.outages.fetch_add(1, Ordering::SeqCst);
+                        tracing::warn!(
+                            game = %game.id,
+                            error = %e,
+                            "games writer: the database is unavailable; finished games are queued and retried"
+                        );
+                    }
                     match self.deadline {
                         Some(deadline) => {
                             if Instant::now() + backoff >= deadline {

@@ -6,7 +6,8 @@ mod common;
 
 use catan_rules::{Game, Viewer};
 use catan_store::{
-    spawn_writer, GameStatus, PlayerKind, ReplayError, SaveOutcome, Store, StoreError, WriterConfig,
+    spawn_writer, GameStatus, PlayerKind, ReplayError, SaveOutcome, Store, StoreError, SubmitError,
+    WriterConfig,
 };
 use common::{base_game, fast_options, helpers_game, record, wait_until, TestDb};
 use std::collections::HashSet;
@@ -243,7 +244,8 @@ async fn shutdown_flushes_queued_games(db: TestDb) {
     assert_eq!(store.count().await.unwrap(), 20);
     // After shutdown the handle refuses new games and gives them back.
     let back = handle.submit(record("late", base_game(), 9_000)).unwrap_err();
-    assert_eq!(back.id, "late");
+    assert!(matches!(back, SubmitError::Stopped(_)), "{back:?}");
+    assert_eq!(back.game().id, "late");
     assert!(!handle.flush().await);
     store.close().await;
     db.drop_db().await;
@@ -301,14 +303,60 @@ async fn sqlite_down_then_up_write_is_retried() {
     handle.submit(record("late", base_game(), 42)).unwrap();
     wait_until("failed attempts", LONG, || handle.stats().failed_attempts >= 3).await;
     assert_eq!(handle.stats().saved, 0);
+    // One outage, however many retries: logged once when it begins.
+    assert_eq!(handle.stats().outages, 1);
 
     std::fs::create_dir_all(db.dir().unwrap().join("later")).unwrap();
     assert!(tokio::time::timeout(LONG, handle.flush())
         .await
         .expect("flush in time"));
     let stats = writer.shutdown().await;
-    assert_eq!((stats.saved, stats.dropped), (1, 0));
+    assert_eq!((stats.saved, stats.dropped, stats.outages), (1, 0, 1));
     assert!(store.get("late").await.unwrap().is_some());
+    store.close().await;
+    db.drop_db().await;
+}
+
+/// The queue is bounded: while the database is down, a game that finds it full is refused
+/// at once and handed back (for the room to log in full); the queued ones land once the
+/// database is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_refuses_games_and_gives_them_back() {
+    let db = TestDb::sqlite_missing_dir();
+    let store = Store::connect_lazy_with(Some(&db.url), fast_options()).unwrap();
+    let writer = spawn_writer(
+        store.clone(),
+        WriterConfig {
+            queue: 2,
+            ..fast_writer()
+        },
+    );
+    let handle = writer.handle();
+    handle.submit(record("first", base_game(), 1)).unwrap();
+    // The task holds "first" (retrying), so the queue has room for exactly two more.
+    wait_until("a failed attempt", LONG, || handle.stats().failed_attempts >= 1).await;
+    handle.submit(record("second", base_game(), 2)).unwrap();
+    handle.submit(record("third", base_game(), 3)).unwrap();
+    match handle.submit(record("fourth", base_game(), 4)) {
+        Err(e @ SubmitError::Full(_)) => {
+            assert_eq!(e.game().id, "fourth");
+            assert!(e.to_string().contains("queue is full"), "{e}");
+        }
+        other => panic!("expected a full queue, got {other:?}"),
+    }
+    let stats = handle.stats();
+    assert_eq!((stats.submitted, stats.refused, stats.pending()), (3, 1, 3));
+
+    std::fs::create_dir_all(db.dir().unwrap().join("later")).unwrap();
+    assert!(tokio::time::timeout(LONG, handle.flush())
+        .await
+        .expect("flush in time"));
+    let stats = writer.shutdown().await;
+    assert_eq!((stats.saved, stats.dropped, stats.refused), (3, 0, 1));
+    for id in ["first", "second", "third"] {
+        assert!(store.get(id).await.unwrap().is_some(), "{id} stored");
+    }
+    assert!(store.get("fourth").await.unwrap().is_none());
     store.close().await;
     db.drop_db().await;
 }

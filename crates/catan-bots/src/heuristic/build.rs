@@ -5,7 +5,7 @@
 
 use super::eval::{beyond, PIPS_PER_VP};
 use super::plan::{self, road_value, Goal, Spot};
-use super::{dev, frenemies, helpers, trade, Ctx, Memory};
+use super::{barbarians, dev, frenemies, helpers, trade, Ctx, Memory};
 use catan_rules::{Action, ResourceSet};
 
 /// The action that carries out the plan's next step, if it is listed (affordable now).
@@ -43,10 +43,12 @@ pub fn main_turn(ctx: &Ctx, mem: &mut Memory, spots: &mut Vec<Spot>) -> Option<A
         .or_else(|| helpers::main(ctx))
         .or_else(|| frenemies::main(ctx, spots))
         .or_else(|| plan_step(ctx))
+        .or_else(|| barbarians::buy_with_gold(ctx))
         .or_else(|| trade::toward(ctx))
         .or_else(|| trade::propose(ctx, mem))
         .or_else(|| extra(ctx, spots))
         .or_else(|| frenemies::late(ctx, mem))
+        .or_else(|| barbarians::trade_for_gold(ctx))
         .unwrap_or(Action::EndTurn);
     Some(a)
 }

@@ -25,7 +25,8 @@ pub fn hex_pips(seen: &Seen, hex: u8) -> f32 {
     PIPS[seen.board().token[hex as usize] as usize] as f32
 }
 
-/// Pips by resource of the hexes around `corner`; the robber's hex counts `robbed`.
+/// Pips by resource of the hexes around `corner`; the robber's hex counts `robbed`, and in
+/// Barbarian Invasion a coastal hex only as much as it is likely to keep producing.
 pub fn corner_pips(seen: &Seen, corner: u8, robbed: f32) -> [f32; 5] {
     let mut p = [0f32; 5];
     for &h in &seen.topo.corner_hexes[corner as usize] {
@@ -34,7 +35,7 @@ pub fn corner_pips(seen: &Seen, corner: u8, robbed: f32) -> [f32; 5] {
         }
         if let Some(r) = seen.board().terrain[h as usize].resource() {
             let f = if h == seen.robber() { robbed } else { 1.0 };
-            p[r.index()] += hex_pips(seen, h) * f;
+            p[r.index()] += hex_pips(seen, h) * f * super::barbarians::hex_factor(seen, h);
         }
     }
     p
@@ -201,9 +202,10 @@ impl Eval {
     }
 }
 
-/// Visible points plus a share of hidden development cards (some are VP cards).
+/// Visible points plus a share of hidden development cards (some are VP cards) and, in
+/// Barbarian Invasion, an odd prisoner's half point.
 pub fn effective_vp(seen: &Seen, s: Seat) -> f32 {
-    seen.public_vp(s) as f32 + 0.2 * seen.dev_count(s) as f32
+    seen.public_vp(s) as f32 + 0.2 * seen.dev_count(s) as f32 + super::barbarians::odd_prisoner(seen, s)
 }
 
 /// The opponent clearly ahead: the one with the most visible points, if those are at least

@@ -6,7 +6,7 @@
 //! beyond reused buffers): [`eval::Eval`] values production and opponents, [`plan`] picks
 //! the build to save for, and one module per kind of decision acts on it — [`setup`],
 //! [`build`] (the turn's buys), [`trade`] (bank and domestic), [`robber`], [`discard`],
-//! [`dev`] (development cards), [`helpers`] and [`frenemies`].
+//! [`dev`] (development cards), [`helpers`], [`frenemies`] and [`barbarians`].
 //!
 //! Honesty: the bot sees the game only through [`seen::Seen`], which exposes what its seat
 //! may know. Determinism: its only randomness is its own seeded RNG (tie-breaks), and it
@@ -20,6 +20,7 @@
 // better there than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+mod barbarians;
 mod build;
 mod dev;
 mod discard;
@@ -73,6 +74,8 @@ pub struct HeuristicBot {
     /// Heuristic choices that the legal actions did not cover (a bug if ever non-zero; the
     /// bot then played a safe legal action instead).
     pub fallbacks: u64,
+    /// Whether it uses Barbarian Invasion's features (see [`barbarians`]).
+    barbarian_features: bool,
 }
 
 /// Everything one decision reads: the seat's knowledge, its evaluation and its plan.
@@ -124,13 +127,22 @@ impl HeuristicBot {
             spots: Vec::with_capacity(64),
             memory: [Memory::default(); MAX_SEATS],
             fallbacks: 0,
+            barbarian_features: true,
         }
+    }
+
+    /// The bot without Barbarian Invasion's features: it plays the scenario through its
+    /// general rules and takes the first listed choice in the scenario's own phases, as it
+    /// did before them. Only for measuring what the features are worth.
+    pub fn without_barbarian_features(mut self) -> Self {
+        self.barbarian_features = false;
+        self
     }
 
     /// Chooses an action for `seat`, or `None` if it has nothing to do now (no legal
     /// action, or it is the current player waiting for answers to its offer).
     pub fn choose(&mut self, game: &Game, seat: Seat) -> Option<Action> {
-        let seen = Seen::new(game, seat);
+        let seen = Seen::with_features(game, seat, self.barbarian_features);
         let mut legal = std::mem::take(&mut self.legal);
         seen.legal_into(&mut legal);
         let out = if legal.is_empty() {
@@ -182,8 +194,11 @@ impl HeuristicBot {
             Phase::RoadBuilding { .. } => build::free_road(&ctx, &mut self.spots),
             Phase::SpecialBuild { .. } => build::special(&ctx, &mut self.spots),
             Phase::Main if seen.current() == me => match build::main_turn(&ctx, mem, &mut self.spots) {
-                // Barbarian Invasion: a knight placed on the castle this turn must leave
-                // it before the turn may end; move it first.
+                // Barbarian Invasion, after building: knights move where they gain
+                // something (a knight placed on the castle this turn must leave it).
+                Some(Action::EndTurn) if seen.barb => {
+                    barbarians::move_knight(&ctx).unwrap_or(Action::EndTurn)
+                }
                 Some(Action::EndTurn) if !legal.actions.contains(&Action::EndTurn) => legal
                     .actions
                     .iter()
@@ -197,6 +212,7 @@ impl HeuristicBot {
             Phase::Helpers(_) => helpers::decision(&ctx),
             Phase::Frenemies(FrenemiesPhase::GiftOffered) => frenemies::answer_gift(&ctx),
             Phase::Frenemies(FrenemiesPhase::ReturnToken) => frenemies::return_token(&ctx),
+            Phase::Barbarians(p) => barbarians::decision(&ctx, p).unwrap_or_else(|| fallback(seen, legal)),
             Phase::GameOver { .. } => return Decision::Wait,
             // A phase of a scenario this bot does not know yet (one added to the rules
             // later): a plain legal action rather than none.

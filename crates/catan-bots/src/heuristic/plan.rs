@@ -239,6 +239,10 @@ pub fn choose(seen: &Seen, eval: &Eval, spots_buf: &mut Vec<Spot>) -> Plan {
     // Cities on own settlements.
     if seen.cities_left(me) > 0 {
         for c in bits(seen.buildings(me) & !seen.cities) {
+            // A conquered settlement cannot be upgraded (Barbarian Invasion).
+            if seen.barb && seen.building_conquered(c) {
+                continue;
+            }
             let v = 1.0 + eval.city_value(seen, c) / PIPS_PER_VP;
             consider(Goal::City { corner: c }, ResourceSet::CITY, v);
         }
@@ -274,7 +278,13 @@ pub fn choose(seen: &Seen, eval: &Eval, spots_buf: &mut Vec<Spot>) -> Plan {
             consider(Goal::Road { edge: e }, ResourceSet::ROAD, v);
         }
     }
-    if seen.deck_len() > 0 {
+    if seen.barb {
+        consider(
+            Goal::DevCard,
+            ResourceSet::DEV_CARD,
+            super::barbarians::card_value(seen),
+        );
+    } else if seen.deck_len() > 0 {
         consider(Goal::DevCard, ResourceSet::DEV_CARD, dev_card_value(seen));
     }
     best

@@ -10,6 +10,8 @@
 //! a hand) are handed out only to the seat they are shown to. Legal actions are the seat's
 //! own, as its view lists them.
 
+use catan_rules::barbarians::BarbariansState;
+use catan_rules::board::MAX_HEXES;
 use catan_rules::frenemies::{FrenemiesState, GiftOffer, Guild, TokenUse};
 pub use catan_rules::game::{bit, bits};
 use catan_rules::helpers::HelpersState;
@@ -32,10 +34,21 @@ pub struct Seen<'a> {
     pub blocked: u128,
     /// Corners holding a city.
     pub cities: u128,
+    /// Whether the bot uses Barbarian Invasion's features (true in such a game unless the
+    /// bot was made without them, for comparisons): conquest risk in its valuations,
+    /// knights, cards, gold and steals chosen by value.
+    pub barb: bool,
 }
 
 impl<'a> Seen<'a> {
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn new(game: &'a Game, me: Seat) -> Seen<'a> {
+        Seen::with_features(game, me, true)
+    }
+
+    /// As [`Seen::new`]; `barbarian_features: false` makes a bot that ignores Barbarian
+    /// Invasion's features (the bot as it was before them, for comparisons).
+    pub fn with_features(game: &'a Game, me: Seat, barbarian_features: bool) -> Seen<'a> {
         let n = game.players();
         let topo = game.topology();
         let occupied = (0..n).fold(0u128, |m, s| m | game.player(s).buildings);
@@ -47,7 +60,7 @@ impl<'a> Seen<'a> {
                 cities |= bit(c);
             }
         }
-        Seen {
+        let mut seen = Seen {
             game,
             me,
             n,
@@ -55,7 +68,13 @@ impl<'a> Seen<'a> {
             occupied,
             blocked,
             cities,
+            barb: barbarian_features && game.barbarians_state().is_some(),
+        };
+        if seen.barb {
+            // No settlement goes on a corner of a conquered hex.
+            seen.blocked |= seen.conquered_corners();
         }
+        seen
     }
 
     // ----- the public table ---------------------------------------------------------
@@ -233,5 +252,68 @@ impl<'a> Seen<'a> {
     }
     pub fn gift_accepted(&self) -> bool {
         self.fs().is_some_and(|f| f.gift_accepted)
+    }
+}
+
+impl Seen<'_> {
+    // ----- Barbarian Invasion (all public but the deck's order) ---------------------------
+
+    fn bb(&self) -> Option<&BarbariansState> {
+        self.game.barbarians_state()
+    }
+    /// Barbarians on `hex` (0 off the coast or outside the scenario).
+    pub fn barbarians(&self, hex: u8) -> u8 {
+        self.bb().map_or(0, |b| b.barbarians[hex as usize])
+    }
+    /// Barbarians on every hex, by hex id.
+    pub fn barbarian_map(&self) -> [u8; MAX_HEXES] {
+        self.bb().map_or([0; MAX_HEXES], |b| b.barbarians)
+    }
+    pub fn barbarian_supply(&self) -> u8 {
+        self.bb().map_or(0, |b| b.supply)
+    }
+    /// The coastal hexes in battle order (empty outside the scenario).
+    pub fn coastal(&self) -> &[u8] {
+        self.bb().map_or(&[], |b| &b.coastal[..])
+    }
+    pub fn is_coastal(&self, hex: u8) -> bool {
+        self.coastal().contains(&hex)
+    }
+    pub fn castle(&self) -> Option<u8> {
+        self.bb().map(|b| b.castle)
+    }
+    /// Whether every land hex `corner` touches is conquered (its building scores 0).
+    pub fn building_conquered(&self, corner: u8) -> bool {
+        self.game.building_conquered(corner)
+    }
+    /// Corners of conquered hexes (no settlement may go there).
+    pub fn conquered_corners(&self) -> u128 {
+        let Some(b) = self.bb() else { return 0 };
+        b.coastal
+            .iter()
+            .filter(|&&h| b.is_conquered(h))
+            .fold(0, |m, &h| m | self.topo.hex_corner_mask[h as usize])
+    }
+    /// Edges holding `s`'s knights.
+    pub fn knight_edges(&self, s: Seat) -> u128 {
+        self.bb().map_or(0, |b| b.knights[s as usize])
+    }
+    /// Edges holding anyone's knight.
+    pub fn all_knights(&self) -> u128 {
+        self.bb().map_or(0, |b| b.all_knights())
+    }
+    /// Knights `s` still has in supply.
+    pub fn knights_left(&self, s: Seat) -> u8 {
+        self.bb().map_or(0, |b| b.knights_left[s as usize])
+    }
+    pub fn gold(&self, s: Seat) -> u16 {
+        self.bb().map_or(0, |b| b.gold[s as usize])
+    }
+    pub fn prisoners(&self, s: Seat) -> u8 {
+        self.bb().map_or(0, |b| b.prisoners[s as usize])
+    }
+    /// Gold buys made this turn.
+    pub fn gold_buys(&self) -> u8 {
+        self.bb().map_or(0, |b| b.gold_buys)
     }
 }

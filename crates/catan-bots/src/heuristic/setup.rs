@@ -39,6 +39,13 @@ pub fn corner_score(seen: &Seen, eval: &Eval, corner: u8) -> f32 {
         }
     }
     v += eval.harbor_value(seen, corner, &cp);
+    // Barbarian Invasion: the second set-up building is a city (2 points to lose).
+    let vp = if seen.settlements_left(seen.me) == 4 {
+        2.0
+    } else {
+        1.0
+    };
+    v -= super::barbarians::setup_penalty(seen, corner, vp);
     v + 0.25 * growth(seen, eval, corner)
 }
 
