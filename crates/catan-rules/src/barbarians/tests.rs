@@ -1610,3 +1610,44 @@ fn positions_refuse_a_foreign_board_a_missing_part_and_a_busy_set_up() {
     let e = Game::from_position(config(4), &busy, 43).unwrap_err();
     assert!(e.to_string().contains("set-up"), "{e}");
 }
+
+// ----- liveness ---------------------------------------------------------------------------
+
+#[test]
+fn a_game_may_still_score_until_barbarians_building_and_income_run_out() {
+    assert!(Game::new(config(3), 44).unwrap().may_still_score(), "the set-up");
+    let mut g = blank(44);
+    assert!(!g.may_still_score(), "no card, no gold, no building: no income");
+    give(&mut g, 1, one(Ore));
+    assert!(g.may_still_score(), "barbarians still to capture");
+    // Every barbarian a prisoner, nobody with a piece on the board: dead.
+    let coast = coastal(&g);
+    for &h in &coast {
+        set_barbarians(&mut g, h, 0);
+    }
+    let b = g.bs_mut();
+    b.prisoners[..4].copy_from_slice(&[8, 8, 7, 7]);
+    b.supply = 0;
+    check(&g);
+    assert!(!g.may_still_score());
+    // A settlement on a producing hex with a city in supply: alive again.
+    let corner = (0..g.topo.corner_count() as u8)
+        .find(|&c| {
+            g.topo.corner_hexes[c as usize]
+                .iter()
+                .any(|&h| h != crate::board::NONE && g.board.token[h as usize] != 0)
+        })
+        .unwrap();
+    settle(&mut g, 0, corner);
+    assert!(g.may_still_score());
+    // Without cities, settlements, or roads and spots left, a settlement alone is not enough.
+    g.players[0].cities_left = 0;
+    g.players[0].settlements_left = 0;
+    assert!(!g.may_still_score());
+    g.players[0].settlements_left = 1;
+    g.players[0].roads_left = 1;
+    assert!(
+        g.may_still_score(),
+        "a road from the settlement, then a settlement"
+    );
+}
