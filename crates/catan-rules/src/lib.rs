@@ -92,4 +92,4 @@ pub use position::{BoardPosition, PlacedBuilding, PlacedRoad, PlayerPosition, Po
 pub use resources::{Resource, ResourceSet};
 pub use rng::Rng;
 pub use scenario::ScenarioState;
-pub use view::{redact, View, Viewer};
+pub use view::{redact, SeatParts, View, Viewer};

@@ -216,6 +216,34 @@ pub struct HelpersView {
     pub revealed_hand: Option<ResourceSet>,
 }
 
+/// What a seat sees beyond a spectator: from [`Game::seat_parts`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatParts {
+    pub seat: Seat,
+    /// The seat's own entry in `players` (with its hand, cards and points).
+    pub player: PlayerView,
+    pub legal: LegalActions,
+    /// The Helpers as the seat sees them, when that differs from the spectator's.
+    pub helpers: Option<HelpersView>,
+    /// Frenemies as the seat sees it (its own tokens), when played.
+    pub frenemies: Option<crate::frenemies::FrenemiesView>,
+}
+
+impl View {
+    /// Turns the spectator's view into the view of `parts.seat` (see [`Game::seat_parts`]).
+    pub fn overlay(&mut self, parts: SeatParts) {
+        self.viewer = Viewer::Seat(parts.seat);
+        self.players[parts.seat as usize] = parts.player;
+        self.legal = parts.legal;
+        if parts.helpers.is_some() {
+            self.helpers = parts.helpers;
+        }
+        if parts.frenemies.is_some() {
+            self.frenemies = parts.frenemies;
+        }
+    }
+}
+
 impl Game {
     /// The fixed board part of every view.
     pub fn board_view(&self) -> BoardView {
@@ -279,6 +307,20 @@ impl Game {
         }
     }
 
+    /// The Helpers as `seat` sees them when that differs from the spectator's view: while
+    /// the seat looks at cards (Diara) or a hand (Ryan).
+    pub(crate) fn helpers_seat_view(
+        &self,
+        h: &crate::helpers::HelpersState,
+        seat: Seat,
+    ) -> Option<HelpersView> {
+        let private = match h.pending {
+            Pending::DiaraKeep { seat: s, .. } | Pending::RyanTake { seat: s, .. } => s == seat,
+            _ => false,
+        };
+        private.then(|| self.helpers_view(h, Viewer::Seat(seat)))
+    }
+
     /// The game as `viewer` may see it.
     pub fn view(&self, viewer: Viewer) -> View {
         let mut v = self.view_state(viewer);
@@ -286,33 +328,52 @@ impl Game {
         v
     }
 
+    /// Seat `s`'s entry in `players` as `viewer` sees it.
+    fn player_view(&self, s: Seat, viewer: Viewer) -> PlayerView {
+        let p = &self.players[s as usize];
+        let own = viewer.is(s);
+        let over = self.is_over();
+        PlayerView {
+            seat: s,
+            resource_count: p.hand.total(),
+            development_count: p.dev_total(),
+            knights_played: p.knights,
+            played_development_cards: p.played.into(),
+            roads_left: p.roads_left,
+            settlements_left: p.settlements_left,
+            cities_left: p.cities_left,
+            road_length: p.road_len,
+            public_victory_points: self.public_victory_points(s),
+            discard_pending: self.discard_pending[s as usize],
+            hand: own.then_some(p.hand),
+            development_cards: own.then(|| p.dev.into()),
+            new_development_cards: own.then(|| p.dev_new.into()),
+            victory_points: (own || over).then(|| self.victory_points(s)),
+            victory_point_cards: (own || over).then(|| p.dev[DevCard::VictoryPoint.index()]),
+        }
+    }
+
+    /// The parts of `seat`'s view that may differ from a spectator's: a server showing
+    /// one game to several viewers builds the spectator's view once and only these per
+    /// seat. `view_state(Spectator)` with these laid over it ([`View::overlay`]) is
+    /// exactly `view_state(Seat(seat))` (a property test checks it in random games of
+    /// every variant).
+    pub fn seat_parts(&self, seat: Seat) -> SeatParts {
+        let mut parts = SeatParts {
+            seat,
+            player: self.player_view(seat, Viewer::Seat(seat)),
+            legal: LegalActions::default(),
+            helpers: None,
+            frenemies: None,
+        };
+        self.legal_into(seat, &mut parts.legal);
+        self.hook_seat_parts(seat, &mut parts);
+        parts
+    }
+
     /// [`Game::view`] without the fixed board.
     pub fn view_state(&self, viewer: Viewer) -> View {
-        let over = self.is_over();
-        let players = (0..self.n)
-            .map(|s| {
-                let p = &self.players[s as usize];
-                let own = viewer.is(s);
-                PlayerView {
-                    seat: s,
-                    resource_count: p.hand.total(),
-                    development_count: p.dev_total(),
-                    knights_played: p.knights,
-                    played_development_cards: p.played.into(),
-                    roads_left: p.roads_left,
-                    settlements_left: p.settlements_left,
-                    cities_left: p.cities_left,
-                    road_length: p.road_len,
-                    public_victory_points: self.public_victory_points(s),
-                    discard_pending: self.discard_pending[s as usize],
-                    hand: own.then_some(p.hand),
-                    development_cards: own.then(|| p.dev.into()),
-                    new_development_cards: own.then(|| p.dev_new.into()),
-                    victory_points: (own || over).then(|| self.victory_points(s)),
-                    victory_point_cards: (own || over).then(|| p.dev[DevCard::VictoryPoint.index()]),
-                }
-            })
-            .collect();
+        let players = (0..self.n).map(|s| self.player_view(s, viewer)).collect();
         let mut buildings = Vec::new();
         for c in crate::game::bits(self.occupied) {
             buildings.push(BuildingView {

@@ -3,9 +3,10 @@
 //! Each case is one game, driven by the random bot from a proptest-chosen seed. After every
 //! action: all invariants (`Game::check_invariants`); every action listed as legal for the
 //! acting seat is accepted; random actions are either listed as legal or refused with the
-//! state unchanged; now and then, the game's position sets up an identical game. At the
-//! end: a winner at or above the target within the turn cap, and seed + action log replays
-//! to the identical state.
+//! state unchanged; each seat's view is the spectator's with its seat parts laid over it;
+//! now and then, the game's position sets up an identical game. At the end: a winner at or
+//! above the target within the turn cap, and seed + action log replays to the identical
+//! state.
 //!
 //! `CATAN_PROPTEST_GAMES` sets the number of games per player count (default 300; CI 2000;
 //! the 5–6 player runs use half).
@@ -16,7 +17,7 @@ use catan_rules::frenemies::{FrenemiesAction, Guild};
 use catan_rules::HelpersAction;
 use catan_rules::{
     Action, DevCard, FiveSixTurns, Game, GameConfig, Helper, LegalActions, Requirement, Resource,
-    ResourceSet, Rng, Scenario, Seat, SeatSet,
+    ResourceSet, Rng, Scenario, Seat, SeatSet, Viewer,
 };
 use proptest::prelude::*;
 
@@ -303,6 +304,17 @@ fn play_checked(config: GameConfig, seed: u64, trades: bool) -> Result<(), TestC
             return Err(TestCaseError::fail(format!(
                 "seed {seed}: after {action:?} by {seat}: {e}"
             )));
+        }
+        // A seat's view is the spectator's view with the seat's own parts laid over it
+        // (servers build views that way).
+        let public = game.view_state(Viewer::Spectator);
+        for s in 0..game.players() {
+            let mut view = public.clone();
+            view.overlay(game.seat_parts(s));
+            prop_assert!(
+                view == game.view_state(Viewer::Seat(s)),
+                "seed {seed}: after {action:?} by {seat}, seat {s}'s view is not the spectator's with its seat parts"
+            );
         }
         // Every position a game reaches is one `from_position` accepts and reads back.
         if log.len().is_multiple_of(23) {

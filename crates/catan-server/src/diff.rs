@@ -8,41 +8,21 @@
 //! the view's fields, so a new view field needs no diff code.
 //!
 //! The inputs must be valid JSON (serde_json output); the walk does not validate them.
-//! Each text is indexed once ([`Doc`]: where every object and array ends), so walking a
-//! changed container never rescans its children.
+//! Nothing is indexed ahead: a container's end is found by scanning it when a changed
+//! span is walked (a walk `d` levels deep scans those bytes at most `d` times, and only
+//! along changed paths, far less than indexing every text in full).
 
-/// A JSON text and the span of every object and array in it, in document order.
+/// A JSON text to diff. Not indexed: the end of a container is found by scanning it when
+/// the walk needs it, which happens only inside parts that changed (an unchanged subtree
+/// is one `memcmp`), so most of the text is never scanned.
 #[derive(Debug)]
 pub struct Doc {
     text: String,
-    containers: Vec<(u32, u32)>,
 }
 
 impl Doc {
     pub fn new(text: String) -> Doc {
-        let b = text.as_bytes();
-        let mut containers = Vec::new();
-        let mut open = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'"' => {
-                    i = string_end(b, i);
-                    continue;
-                }
-                b'{' | b'[' => {
-                    open.push(containers.len());
-                    containers.push((i as u32, 0));
-                }
-                b'}' | b']' => {
-                    let c = open.pop().expect("balanced JSON");
-                    containers[c].1 = i as u32 + 1;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        Doc { text, containers }
+        Doc { text }
     }
 
     pub fn text(&self) -> &str {
@@ -54,13 +34,7 @@ impl Doc {
         let b = self.text.as_bytes();
         let end = match b[i] {
             b'"' => string_end(b, i),
-            b'{' | b'[' => {
-                let c = self
-                    .containers
-                    .binary_search_by_key(&(i as u32), |c| c.0)
-                    .expect("indexed container");
-                self.containers[c].1 as usize
-            }
+            b'{' | b'[' => container_end(b, i),
             _ => {
                 let mut j = i;
                 while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
@@ -70,6 +44,29 @@ impl Doc {
             }
         };
         (i, end)
+    }
+}
+
+/// Index just past the object or array starting at `b[i]`.
+fn container_end(b: &[u8], i: usize) -> usize {
+    let mut depth = 0usize;
+    let mut j = i;
+    loop {
+        match b[j] {
+            b'"' => {
+                j = string_end(b, j);
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
     }
 }
 
@@ -207,19 +204,42 @@ impl Writer<'_> {
         let (out_mark, ops_mark) = (self.out.len(), self.ops);
         match (o[os], n[ns]) {
             (b'{', b'{') => {
-                let old_members = members(old, os);
-                let new_members = members(new_doc, ns);
                 let path_len = self.path.len();
-                for &(key, vs, ve) in &new_members {
+                // Members usually come in the same order on both sides (serde writes a
+                // struct's fields in one order): follow the old ones along, and look a
+                // key up among all of them only when the order differs.
+                let mut old_members = members(old, os);
+                let mut in_order = true;
+                for (key, vs, ve) in members(new_doc, ns) {
                     push_key(&mut self.path, &new[key.0..key.1]);
-                    match old_members.iter().find(|m| o[m.0 .0..m.0 .1] == n[key.0..key.1]) {
-                        Some(&(_, ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
+                    let same_key = |m: &Member| o[m.0 .0..m.0 .1] == n[key.0..key.1];
+                    let found = if in_order {
+                        match old_members.next() {
+                            Some(m) if same_key(&m) => Some(m),
+                            _ => {
+                                in_order = false;
+                                members(old, os).find(same_key)
+                            }
+                        }
+                    } else {
+                        members(old, os).find(same_key)
+                    };
+                    match found {
+                        Some((_, ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
                         None => self.op("add", Some(&new[vs..ve])),
                     }
                     self.path.truncate(path_len);
+                    if !root && self.over_budget(out_mark, ne - ns) {
+                        return self.replace_whole(out_mark, ops_mark, &new[ns..ne]);
+                    }
                 }
-                for &(key, _, _) in &old_members {
-                    if !new_members.iter().any(|m| n[m.0 .0..m.0 .1] == o[key.0..key.1]) {
+                // In order: the old members not passed are the removed ones; otherwise
+                // every old key is looked up.
+                let start = if in_order { old_members } else { members(old, os) };
+                for (key, _, _) in start {
+                    let kept =
+                        !in_order && members(new_doc, ns).any(|m| n[m.0 .0..m.0 .1] == o[key.0..key.1]);
+                    if !kept {
                         // Keys come from valid UTF-8 JSON text.
                         push_key(&mut self.path, std::str::from_utf8(&o[key.0..key.1]).unwrap());
                         self.op("remove", None);
@@ -228,19 +248,24 @@ impl Writer<'_> {
                 }
             }
             (b'[', b'[') => {
-                let old_items = elements(old, os);
-                let new_items = elements(new_doc, ns);
+                let mut old_items = elements(old, os);
                 let path_len = self.path.len();
-                for (i, &(vs, ve)) in new_items.iter().enumerate() {
+                let mut count = 0;
+                for (i, (vs, ve)) in elements(new_doc, ns).enumerate() {
                     push_index(&mut self.path, i);
-                    match old_items.get(i) {
-                        Some(&(ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
+                    match old_items.next() {
+                        Some((ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
                         None => self.op("add", Some(&new[vs..ve])),
                     }
                     self.path.truncate(path_len);
+                    count = i + 1;
+                    if !root && self.over_budget(out_mark, ne - ns) {
+                        return self.replace_whole(out_mark, ops_mark, &new[ns..ne]);
+                    }
                 }
                 // Surplus old items go from the end, so each index is valid when removed.
-                for i in (new_items.len()..old_items.len()).rev() {
+                let surplus = old_items.count();
+                for i in (count..count + surplus).rev() {
                     push_index(&mut self.path, i);
                     self.op("remove", None);
                     self.path.truncate(path_len);
@@ -250,11 +275,23 @@ impl Writer<'_> {
         }
         // When the pieces cost more than the whole, send the whole (never at the root:
         // keep the patch a list of paths into the view).
-        if !root && self.out.len() - out_mark > (ne - ns) + self.path.len() + 40 {
-            self.out.truncate(out_mark);
-            self.ops = ops_mark;
-            self.op("replace", Some(&new[ns..ne]));
+        if !root && self.over_budget(out_mark, ne - ns) {
+            self.replace_whole(out_mark, ops_mark, &new[ns..ne]);
         }
+    }
+
+    /// Whether the operations written since `out_mark` cost more than one `replace` of a
+    /// value of `len` bytes at the current path. Checked after each member or element too:
+    /// the operations only grow, so once over, the rest of a walk is not worth doing.
+    fn over_budget(&self, out_mark: usize, len: usize) -> bool {
+        self.out.len() - out_mark > len + self.path.len() + 40
+    }
+
+    /// Drops the operations written since the marks for one `replace` by `value`.
+    fn replace_whole(&mut self, out_mark: usize, ops_mark: usize, value: &str) {
+        self.out.truncate(out_mark);
+        self.ops = ops_mark;
+        self.op("replace", Some(value));
     }
 }
 
@@ -292,39 +329,74 @@ fn string_end(b: &[u8], mut i: usize) -> usize {
 
 type Member = ((usize, usize), usize, usize);
 
-/// The members of the object at `b[i] == '{'`: (key content span, value start, value end).
-fn members(doc: &Doc, i: usize) -> Vec<Member> {
-    let b = doc.text.as_bytes();
-    let mut out = Vec::new();
-    let mut j = skip_ws(b, i + 1);
-    while b[j] != b'}' {
-        let key_end = string_end(b, j);
-        let key = (j + 1, key_end - 1);
-        j = skip_ws(b, key_end) + 1; // the ':'
-        let (vs, ve) = doc.span(skip_ws(b, j));
-        out.push((key, vs, ve));
-        j = skip_ws(b, ve);
-        if b[j] == b',' {
-            j = skip_ws(b, j + 1);
-        }
+/// The members of the object at `b[i] == '{'`: (key content span, value start, value
+/// end), read as they are iterated (no list is built).
+fn members(doc: &Doc, i: usize) -> Members<'_> {
+    Members {
+        doc,
+        j: skip_ws(doc.text.as_bytes(), i + 1),
     }
-    out
 }
 
-/// The elements of the array at `b[i] == '['`: (start, end) of each.
-fn elements(doc: &Doc, i: usize) -> Vec<(usize, usize)> {
-    let b = doc.text.as_bytes();
-    let mut out = Vec::new();
-    let mut j = skip_ws(b, i + 1);
-    while b[j] != b']' {
-        let span = doc.span(j);
-        out.push(span);
-        j = skip_ws(b, span.1);
+#[derive(Clone)]
+struct Members<'a> {
+    doc: &'a Doc,
+    /// The next member's key, or the closing brace.
+    j: usize,
+}
+
+impl Iterator for Members<'_> {
+    type Item = Member;
+
+    fn next(&mut self) -> Option<Member> {
+        let b = self.doc.text.as_bytes();
+        if b[self.j] == b'}' {
+            return None;
+        }
+        let key_end = string_end(b, self.j);
+        let key = (self.j + 1, key_end - 1);
+        let j = skip_ws(b, key_end) + 1; // the ':'
+        let (vs, ve) = self.doc.span(skip_ws(b, j));
+        let mut j = skip_ws(b, ve);
         if b[j] == b',' {
             j = skip_ws(b, j + 1);
         }
+        self.j = j;
+        Some((key, vs, ve))
     }
-    out
+}
+
+/// The elements of the array at `b[i] == '['`: (start, end) of each, read as they are
+/// iterated.
+fn elements(doc: &Doc, i: usize) -> Elements<'_> {
+    Elements {
+        doc,
+        j: skip_ws(doc.text.as_bytes(), i + 1),
+    }
+}
+
+struct Elements<'a> {
+    doc: &'a Doc,
+    /// The next element, or the closing bracket.
+    j: usize,
+}
+
+impl Iterator for Elements<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        let b = self.doc.text.as_bytes();
+        if b[self.j] == b']' {
+            return None;
+        }
+        let span = self.doc.span(self.j);
+        let mut j = skip_ws(b, span.1);
+        if b[j] == b',' {
+            j = skip_ws(b, j + 1);
+        }
+        self.j = j;
+        Some(span)
+    }
 }
 
 #[cfg(test)]
@@ -384,6 +456,16 @@ mod tests {
             json!({"phase": {"Main": {"x": 1}}, "k": 1}),
         );
         check(json!({"a": 1, "b": 2}), json!({"c": 3, "a": 1}));
+        // In order with members gone from the end, from the middle, and one added.
+        let patch = check(json!({"a": 1, "b": 2, "c": 3}), json!({"a": 1}));
+        assert_eq!(
+            patch,
+            json!([{"op": "remove", "path": "/b"}, {"op": "remove", "path": "/c"}])
+        );
+        check(
+            json!({"a": 1, "b": 2, "c": 3, "d": [4]}),
+            json!({"a": 1, "c": 3, "d": [5], "e": 6}),
+        );
     }
 
     #[test]

@@ -614,6 +614,8 @@ impl Room {
                 slot.away_since = None;
                 if std::mem::take(&mut slot.taken_over) {
                     tracing::info!(seat = s, "player back: the bot hands the seat over");
+                    // A deadline passed while the bot had the seat applies to the player.
+                    self.timer_idle = false;
                 }
                 new_token.or(join.token)
             }

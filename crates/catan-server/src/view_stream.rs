@@ -3,14 +3,18 @@
 //! the per-action broadcast path can be benchmarked on its own (`benches/broadcast.rs`).
 //!
 //! Why a [`Frame`]: after one action the viewers' views are nearly the same. The public
-//! view (what a spectator sees) is serialized, indexed and diffed against the previous
-//! public view **once**, and every viewer's patch reuses those operations; only the parts
+//! view (what a spectator sees) is serialized and diffed against the previous public view
+//! **once**, and every viewer's patch reuses those operations; only the parts
 //! of a seat's view that differ from the public one (its own player entry with the hand,
-//! its legal actions, `viewer`, a scenario's private part) are serialized and diffed per
-//! seat. Which parts those are is decided by comparing the typed seat view with the public
-//! one field by field, so a field that becomes viewer-dependent in the rules stays correct
-//! (it just costs a per-viewer diff). Events are redacted and serialized once unless a
-//! viewer's redaction differs.
+//! its legal actions, `viewer`, a scenario's private part) are built, serialized and
+//! diffed per seat. The rules say which parts those are ([`Game::seat_parts`]; their
+//! property test checks that the public view overlaid with them is the seat's view), and a
+//! part equal to its public counterpart (an idle seat's empty legal actions) is still
+//! shared. Events are redacted and serialized once unless a viewer's redaction differs.
+//!
+//! Most of a view does not change in an action, so a part equal (typed, `PartialEq`) to the
+//! same part of the view last sent is not serialized again: its text is copied from that
+//! view's (typed views are compared, not texts, so this costs no serialization).
 //!
 //! A view is cut into parts: each top-level field, except `players`, which is one part per
 //! player. A part's diff is the text diff of [`crate::diff`] (unchanged subtrees cost one
@@ -20,7 +24,7 @@
 use crate::diff::{Doc, PatchWriter};
 use axum::extract::ws::Utf8Bytes;
 use catan_protocol::ServerMsg;
-use catan_rules::{redact, Event, Game, View, Viewer};
+use catan_rules::{redact, Event, Game, SeatParts, View, Viewer};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -88,8 +92,39 @@ impl PartsBuilder {
         self.parts.push((key, Some((start, self.text.len() as u32))));
     }
 
-    fn absent(&mut self, key: Key) {
-        self.parts.push((key, None));
+    /// A part whose JSON text is already at hand (unchanged since the last view).
+    fn push_text(&mut self, key: Key, text: &str) {
+        if !self.text.is_empty() {
+            self.text.push(b',');
+        }
+        let start = self.text.len() as u32;
+        self.text.extend_from_slice(text.as_bytes());
+        self.parts.push((key, Some((start, self.text.len() as u32))));
+    }
+
+    /// `value` as part `key`: copied from part `key` of `same` (parts known to hold an
+    /// equal value there), else serialized.
+    fn push_or_copy<T: Serialize + ?Sized>(&mut self, key: Key, value: &T, same: Option<&Parts>) {
+        let copied = same.and_then(|p| {
+            let (s, e) = p.find(key)??;
+            Some(&p.doc.text()[s..e])
+        });
+        match copied {
+            Some(text) => self.push_text(key, text),
+            None => self.push(key, value),
+        }
+    }
+
+    /// [`PartsBuilder::push_or_copy`] from the public view `base` when `same` says its
+    /// typed view has an equal value there.
+    fn push_or_reuse<T: Serialize + ?Sized>(
+        &mut self,
+        key: Key,
+        value: &T,
+        base: Option<&Public>,
+        same: impl FnOnce(&View) -> bool,
+    ) {
+        self.push_or_copy(key, value, base.filter(|b| same(&b.view)).map(|b| &b.parts));
     }
 
     fn build(self) -> Parts {
@@ -102,10 +137,20 @@ impl PartsBuilder {
     }
 }
 
+/// The public (spectator's) view as sent: typed, to tell which parts the next one changes,
+/// and serialized.
+#[derive(Debug)]
+struct Public {
+    view: View,
+    parts: Parts,
+}
+
 /// Writes every part of `v` (the public view): each field in serde's order, `players` one
-/// entry per part, then the server's `deadline_ms` when there is one. The exhaustive
-/// pattern makes a new `View` field a compile error here.
-fn public_parts(v: &View, deadline_ms: Option<i64>) -> Parts {
+/// entry per part, then the server's `deadline_ms` when there is one. A part equal (typed)
+/// to the same part of `base`, the public view before, is copied from its text rather than
+/// serialized again: most of the view does not change in an action. The exhaustive pattern
+/// makes a new `View` field a compile error here.
+fn public_parts(v: &View, base: Option<&Public>, deadline_ms: Option<i64>) -> Parts {
     let View {
         viewer,
         config,
@@ -134,11 +179,13 @@ fn public_parts(v: &View, deadline_ms: Option<i64>) -> Parts {
     } = v;
     let mut b = PartsBuilder::with_capacity(4096, 32);
     macro_rules! field {
-        ($($f:ident),*) => { $( b.push(Key::Field(stringify!($f)), $f); )* };
+        ($($f:ident),*) => { $(
+            b.push_or_reuse(Key::Field(stringify!($f)), $f, base, |p| p.$f == *$f);
+        )* };
     }
     field!(viewer, config, robber, buildings, roads);
-    for (i, p) in players.iter().enumerate() {
-        b.push(Key::Player(i as u8), p);
+    for (i, pl) in players.iter().enumerate() {
+        b.push_or_reuse(Key::Player(i as u8), pl, base, |p| p.players.get(i) == Some(pl));
     }
     field!(
         bank,
@@ -158,10 +205,14 @@ fn public_parts(v: &View, deadline_ms: Option<i64>) -> Parts {
         helpers
     );
     if let Some(f) = frenemies {
-        b.push(Key::Field("frenemies"), f);
+        b.push_or_reuse(Key::Field("frenemies"), f, base, |p| {
+            p.frenemies.as_ref() == Some(f)
+        });
     }
     if let Some(f) = barbarians {
-        b.push(Key::Field("barbarians"), f);
+        b.push_or_reuse(Key::Field("barbarians"), f, base, |p| {
+            p.barbarians.as_ref() == Some(f)
+        });
     }
     if let Some(d) = deadline_ms {
         b.push(Key::Field(DEADLINE), &d);
@@ -173,75 +224,35 @@ fn public_parts(v: &View, deadline_ms: Option<i64>) -> Parts {
 /// `waiting_on` will be moved for, in epoch milliseconds; absent with no timer running.
 pub const DEADLINE: &str = "deadline_ms";
 
-/// The parts of a viewer's view `v` that differ from the public view `p`.
-fn private_parts(v: &View, p: &View) -> Parts {
-    let View {
-        viewer,
-        config,
-        board: _,
-        robber,
-        buildings,
-        roads,
-        players,
-        bank,
-        deck_size,
-        phase,
-        current,
-        turn,
-        dice,
-        development_card_played,
-        paired,
-        offer,
-        longest_road,
-        largest_army,
-        winner,
-        waiting_on,
-        legal,
-        helpers,
-        frenemies,
-        barbarians,
-    } = v;
+/// The parts of a seat's view that differ from the public view `p`, from the seat's own
+/// parts ([`Game::seat_parts`]: the rules compute only what depends on the viewer).
+/// A part equal (typed) to the one the seat last received is copied from that text.
+fn private_parts(sp: &SeatParts, p: &View, last: Option<(&SeatParts, &Parts)>) -> Parts {
     let mut b = PartsBuilder::with_capacity(1024, 4);
-    macro_rules! field {
-        ($($f:ident),*) => { $( if *$f != p.$f { b.push(Key::Field(stringify!($f)), $f); } )* };
+    let same = |equal: fn(&SeatParts, &SeatParts) -> bool| {
+        last.filter(|(l, _)| l.seat == sp.seat && equal(l, sp))
+            .map(|(_, parts)| parts)
+    };
+    b.push_or_copy(Key::Field("viewer"), &Viewer::Seat(sp.seat), same(|_, _| true));
+    if p.players.get(sp.seat as usize) != Some(&sp.player) {
+        b.push_or_copy(
+            Key::Player(sp.seat),
+            &sp.player,
+            same(|l, n| l.player == n.player),
+        );
     }
-    field!(viewer, config, robber, buildings, roads);
-    for (i, pl) in players.iter().enumerate() {
-        if p.players.get(i) != Some(pl) {
-            b.push(Key::Player(i as u8), pl);
-        }
+    if sp.legal != p.legal {
+        b.push_or_copy(Key::Field("legal"), &sp.legal, same(|l, n| l.legal == n.legal));
     }
-    for i in players.len()..p.players.len() {
-        b.absent(Key::Player(i as u8));
+    if let Some(h) = sp.helpers.as_ref().filter(|h| p.helpers.as_ref() != Some(*h)) {
+        b.push_or_copy(Key::Field("helpers"), h, same(|l, n| l.helpers == n.helpers));
     }
-    field!(
-        bank,
-        deck_size,
-        phase,
-        current,
-        turn,
-        dice,
-        development_card_played,
-        paired,
-        offer,
-        longest_road,
-        largest_army,
-        winner,
-        waiting_on,
-        legal,
-        helpers
-    );
-    if *frenemies != p.frenemies {
-        match frenemies {
-            Some(f) => b.push(Key::Field("frenemies"), f),
-            None => b.absent(Key::Field("frenemies")),
-        }
-    }
-    if *barbarians != p.barbarians {
-        match barbarians {
-            Some(f) => b.push(Key::Field("barbarians"), f),
-            None => b.absent(Key::Field("barbarians")),
-        }
+    if let Some(f) = sp.frenemies.as_ref().filter(|f| p.frenemies.as_ref() != Some(*f)) {
+        b.push_or_copy(
+            Key::Field("frenemies"),
+            f,
+            same(|l, n| l.frenemies == n.frenemies),
+        );
     }
     b.build()
 }
@@ -257,8 +268,10 @@ enum Src {
 /// A view as sent: the shared public parts with the viewer's own parts over them.
 #[derive(Debug)]
 struct Sent {
-    public: Arc<Parts>,
+    public: Arc<Public>,
     private: Parts,
+    /// A seat's own parts, typed, to tell which the next view changes.
+    seat: Option<SeatParts>,
 }
 
 /// The parts of the view made of `public` overlaid by `private`, in order.
@@ -280,7 +293,7 @@ fn layout(public: &Parts, private: &Parts, out: &mut Vec<(Key, Src)>) {
 /// The public diff from one base to the frame's public view: for each public part, the
 /// operations (a range of `ops`) and their count.
 struct SharedDiff {
-    base: Arc<Parts>,
+    base: Arc<Public>,
     ops: String,
     per_part: Vec<(usize, usize, usize)>,
 }
@@ -288,9 +301,9 @@ struct SharedDiff {
 /// Everything the viewers' updates after one action (or a round of snapshots) share.
 pub struct Frame<'g> {
     game: &'g Game,
-    /// The public (spectator's) view, typed: seat views are compared with it.
-    view: View,
-    public: Arc<Parts>,
+    /// The public (spectator's) view, typed, until its parts are built ([`Frame::public`]).
+    view: Option<View>,
+    public: Option<Arc<Public>>,
     events: &'g [Event],
     deadline_ms: Option<i64>,
     public_events: Vec<Event>,
@@ -311,13 +324,12 @@ impl<'g> Frame<'g> {
     /// [`Frame::new`] with the turn timer's deadline, which every viewer's view carries.
     pub fn with_deadline(game: &'g Game, events: &'g [Event], deadline_ms: Option<i64>) -> Self {
         let view = game.view_state(Viewer::Spectator);
-        let public = Arc::new(public_parts(&view, deadline_ms));
         let public_events: Vec<Event> = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
         let public_events_text = serde_json::to_string(&public_events).expect("events serialize");
         Frame {
             game,
-            view,
-            public,
+            view: Some(view),
+            public: None,
             events,
             deadline_ms,
             public_events,
@@ -329,20 +341,44 @@ impl<'g> Frame<'g> {
         }
     }
 
-    fn private(&self, viewer: Viewer) -> Parts {
+    /// The public view, serialized on first use: parts equal to those of `base` (the
+    /// public view the first viewer asking last received) are copied from its text.
+    fn public(&mut self, base: Option<&Arc<Public>>) -> Arc<Public> {
+        if let Some(public) = &self.public {
+            return public.clone();
+        }
+        let view = self
+            .view
+            .take()
+            .expect("the view is kept until the parts are built");
+        let parts = public_parts(&view, base.map(|b| &**b), self.deadline_ms);
+        let public = Arc::new(Public { view, parts });
+        self.public = Some(public.clone());
+        public
+    }
+
+    /// The parts of `viewer`'s view that are not the public ones (after [`Frame::public`])
+    /// and, for a seat, its own parts typed; `last` is the view it last received.
+    fn private(&self, viewer: Viewer, last: Option<&Sent>) -> (Parts, Option<SeatParts>) {
         match viewer {
             // The public view is the spectator's view.
-            Viewer::Spectator => PartsBuilder::default().build(),
-            Viewer::Seat(_) => private_parts(&self.game.view_state(viewer), &self.view),
+            Viewer::Spectator => (PartsBuilder::default().build(), None),
+            Viewer::Seat(seat) => {
+                let public = self.public.as_ref().expect("public parts built first");
+                let sp = self.game.seat_parts(seat);
+                let last = last.and_then(|l| Some((l.seat.as_ref()?, &l.private)));
+                (private_parts(&sp, &public.view, last), Some(sp))
+            }
         }
     }
 
     /// The public diff from `base` (computed once per distinct base).
-    fn shared_diff(&mut self, base: &Arc<Parts>) -> usize {
+    fn shared_diff(&mut self, base: &Arc<Public>) -> usize {
         if let Some(i) = self.diffs.iter().position(|d| Arc::ptr_eq(&d.base, base)) {
             return i;
         }
-        let new = &self.public;
+        let new = &self.public.as_ref().expect("public parts built first").parts;
+        let base_parts = &base.parts;
         let mut ops = String::new();
         let mut per_part = Vec::with_capacity(new.parts.len());
         let mut w = PatchWriter::new(&mut ops);
@@ -351,8 +387,8 @@ impl<'g> Frame<'g> {
             let (ns, ne) = (ns as usize, ne as usize);
             key.path(&mut self.path);
             let (len, before) = (w.len(), w.ops());
-            match base.find(key) {
-                Some(Some(old)) => w.diff_at(&self.path, &base.doc, old, &new.doc, (ns, ne)),
+            match base_parts.find(key) {
+                Some(Some(old)) => w.diff_at(&self.path, &base_parts.doc, old, &new.doc, (ns, ne)),
                 _ => w.set_at(&self.path, &new.doc.text()[ns..ne], false),
             }
             let count = w.ops() - before;
@@ -413,9 +449,12 @@ impl ViewStream {
     /// The snapshot message at the current version; updates continue from it.
     pub fn snapshot(&mut self, frame: &mut Frame<'_>) -> Utf8Bytes {
         let view = frame.game.view(self.viewer);
+        let public = frame.public(self.last.as_ref().map(|l| &l.public));
+        let (private, seat) = frame.private(self.viewer, self.last.as_ref());
         self.last = Some(Sent {
-            public: frame.public.clone(),
-            private: frame.private(self.viewer),
+            public,
+            private,
+            seat,
         });
         let mut view = serde_json::to_value(view).expect("views serialize");
         if let (Some(d), Some(map)) = (frame.deadline_ms, view.as_object_mut()) {
@@ -429,7 +468,8 @@ impl ViewStream {
     /// started.
     pub fn update(&mut self, frame: &mut Frame<'_>) -> Option<Utf8Bytes> {
         let last = self.last.as_ref()?;
-        let private = frame.private(self.viewer);
+        let public = frame.public(Some(&last.public));
+        let (private, seat) = frame.private(self.viewer, Some(last));
         self.v += 1;
         let mut out = String::with_capacity(256 + frame.public_events_text.len());
         out.push_str("{\"type\":\"update\",\"v\":");
@@ -440,8 +480,9 @@ impl ViewStream {
         out.push_str(&frame.events_text(self.viewer));
         out.push('}');
         self.last = Some(Sent {
-            public: frame.public.clone(),
+            public,
             private,
+            seat,
         });
         Some(out.into())
     }
@@ -460,13 +501,14 @@ fn resolve<'a>(public: &'a Parts, private: &'a Parts, src: Src) -> Option<(&'a D
 /// The patch from the view `old` to the frame's public view overlaid by `private`.
 fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut String) {
     let shared = frame.shared_diff(&old.public);
+    let new_public = frame.public.clone().expect("public parts built first");
+    let (old_public, new_public) = (&old.public.parts, &new_public.parts);
     let mut old_layout = std::mem::take(&mut frame.old_layout);
     let mut new_layout = std::mem::take(&mut frame.new_layout);
     let mut path = std::mem::take(&mut frame.path);
-    layout(&old.public, &old.private, &mut old_layout);
-    layout(&frame.public, private, &mut new_layout);
+    layout(old_public, &old.private, &mut old_layout);
+    layout(new_public, private, &mut new_layout);
     let shared = &frame.diffs[shared];
-    let new_public = &frame.public;
     let mut w = PatchWriter::new(out);
     for (n, &(key, nsrc)) in new_layout.iter().enumerate() {
         // Layouts are in the same order, so the old part is usually at the same index.
@@ -481,7 +523,7 @@ fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut Str
             continue;
         }
         key.path(&mut path);
-        let old_text = osrc.and_then(|o| resolve(&old.public, &old.private, o));
+        let old_text = osrc.and_then(|o| resolve(old_public, &old.private, o));
         match (old_text, resolve(new_public, private, nsrc)) {
             (Some((od, os)), Some((nd, ns))) => w.diff_at(&path, od, os, nd, ns),
             (None, Some((nd, (s, e)))) => w.set_at(&path, &nd.text()[s..e], false),
@@ -491,7 +533,7 @@ fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut Str
     }
     // Parts gone from the view, last first (so that player indices stay valid).
     for &(key, osrc) in old_layout.iter().rev() {
-        if resolve(&old.public, &old.private, osrc).is_some() && !new_layout.iter().any(|p| p.0 == key) {
+        if resolve(old_public, &old.private, osrc).is_some() && !new_layout.iter().any(|p| p.0 == key) {
             key.path(&mut path);
             w.remove_at(&path);
         }

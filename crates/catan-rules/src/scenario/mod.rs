@@ -449,6 +449,16 @@ impl Game {
         }
     }
 
+    /// Hook: the scenario's part of [`Game::seat_parts`], where a seat sees more than a
+    /// spectator (Barbarian Invasion shows everyone the same).
+    pub(crate) fn hook_seat_parts(&self, seat: Seat, parts: &mut crate::view::SeatParts) {
+        match &self.scenario {
+            ScenarioState::Base | ScenarioState::Barbarians(_) => {}
+            ScenarioState::Helpers(h) => parts.helpers = self.helpers_seat_view(h, seat),
+            ScenarioState::Frenemies(f) => parts.frenemies = Some(self.frenemies_view(f, Viewer::Seat(seat))),
+        }
+    }
+
     /// Hook: development cards the scenario holds outside hands, deck and discard pile:
     /// (knights taken off the table, cards being looked at).
     pub(crate) fn hook_dev_cards_aside(&self) -> (u32, u32) {

@@ -16,12 +16,16 @@
 //! Figures cover the `--seconds` after a `--warmup` (connecting, first snapshots). The
 //! server's CPU is read from `/proc/<pid>/stat` (utime + stime, all its threads) at both
 //! ends of that window; the pid is `--server-pid`, or else the process named
-//! `catan-server`. Start the server with generous per-connection rate limits for this (a
-//! load client acts far faster than a person):
+//! `catan-server`. Its resident memory (`VmRSS` in `/proc/<pid>/status`) at the start of
+//! the run and at the end of the window gives the memory per room and per connection
+//! (with `--rate 0.001` the rooms stay idle: the idle-room figure). Start the server with
+//! generous per-connection rate limits for this (a load client acts far faster than a
+//! person):
 //!
 //!     RATE_PER_SEC=100000 RATE_BURST=100000 catan-server &
 //!     catan-load --rooms 200 --spectators 1 --seconds 30      # 1,000 connections
 //!     catan-load --rooms 200 --spectators 1 --seconds 30 --rate 2000
+//!     catan-load --rooms 2000 --spectators 1 --warmup 60 --seconds 5 --rate 0.001  # idle
 
 use catan_rules::{Action, LegalActions, Requirement, ResourceSet, Rng};
 use clap::Parser;
@@ -30,6 +34,7 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
 
 #[derive(Parser, Debug)]
@@ -177,7 +182,7 @@ async fn run_room(
     args: Arc<Args>,
     room: usize,
     stats: Arc<Stats>,
-    stop: Arc<AtomicBool>,
+    mut stop: watch::Receiver<bool>,
 ) -> anyhow::Result<()> {
     let url = format!("ws://{}/ws", args.addr);
     let mut rng = Rng::new(room as u64 + 1);
@@ -189,7 +194,7 @@ async fn run_room(
         (period, first)
     });
     let mut next_at = schedule.map(|(_, first)| first);
-    while !stop.load(Ordering::Relaxed) {
+    while !*stop.borrow() {
         let code = post_room(
             &args.addr,
             &json!({"players": args.players, "seed": room as u64 * 1000 + game}),
@@ -226,7 +231,7 @@ async fn run_room(
             *at = (*at).max(tokio::time::Instant::now());
         }
         loop {
-            if stop.load(Ordering::Relaxed) {
+            if *stop.borrow() {
                 return Ok(());
             }
             let spectator_view = &socks[socks.len() - 1].view;
@@ -247,7 +252,12 @@ async fn run_room(
             };
             let t0 = match (&mut next_at, schedule) {
                 (Some(at), Some((period, _))) => {
-                    tokio::time::sleep_until(*at).await;
+                    // A slow schedule (`--rate 0.001`: idle rooms) must not keep the run
+                    // from ending.
+                    tokio::select! {
+                        _ = tokio::time::sleep_until(*at) => {}
+                        _ = stop.changed() => return Ok(()),
+                    }
                     let scheduled = at.into_std();
                     *at += period;
                     scheduled
@@ -319,6 +329,12 @@ fn server_memory(pid: Option<u32>) -> Option<(u32, String, String)> {
     Some((pid, get("VmRSS:")?, get("VmHWM:")?))
 }
 
+/// The server's resident memory in KiB (`VmRSS`).
+fn server_rss_kib(pid: Option<u32>) -> Option<u64> {
+    let (_, rss, _) = server_memory(pid)?;
+    rss.strip_suffix(" kB")?.trim().parse().ok()
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Arc::new(Args::parse());
@@ -329,7 +345,9 @@ async fn main() -> anyhow::Result<()> {
         errors: AtomicU64::new(0),
         latencies_us: Mutex::new(Vec::new()),
     });
-    let stop = Arc::new(AtomicBool::new(false));
+    let (stop_tx, stop) = watch::channel(false);
+    // The server's memory before any room of this run: the base of the per-room figure.
+    let rss_before = server_rss_kib(args.server_pid);
     let mut tasks = Vec::new();
     for room in 0..args.rooms {
         tasks.push(tokio::spawn(run_room(
@@ -350,10 +368,13 @@ async fn main() -> anyhow::Result<()> {
     let cpu1 = pid.and_then(server_cpu_secs);
     let actions = stats.actions.load(Ordering::Relaxed);
     let (_, rss_during, _) = server_memory(args.server_pid).unwrap_or((0, "?".into(), "?".into()));
-    stop.store(true, Ordering::Relaxed);
+    let rss_end = server_rss_kib(args.server_pid);
+    stop_tx.send_replace(true);
     let mut failed = 0;
+    // One deadline for all rooms (a room may wait up to 30 s for a message).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(35);
     for t in tasks {
-        match tokio::time::timeout(Duration::from_secs(35), t).await {
+        match tokio::time::timeout_at(deadline, t).await {
             Ok(Ok(Ok(()))) => {}
             Ok(Ok(Err(e))) => {
                 failed += 1;
@@ -406,6 +427,17 @@ async fn main() -> anyhow::Result<()> {
             println!("server pid {pid}: RSS under load {rss_during}, now {rss}, peak {hwm}")
         }
         None => println!("server memory: not found (pass --server-pid)"),
+    }
+    // With `--rate 0.001` the rooms are idle (set up, started, no action): this is the
+    // memory of an idle room with its connections and game.
+    if let (Some(before), Some(end)) = (rss_before, rss_end) {
+        let above = end.saturating_sub(before) as f64;
+        println!(
+            "server RSS above the run's start: {:.1} MiB, {:.1} KiB per room, {:.1} KiB per connection",
+            above / 1024.0,
+            above / args.rooms.max(1) as f64,
+            above / connections.max(1) as f64
+        );
     }
     println!("actions/s: {:.0}", actions as f64 / elapsed);
     Ok(())
