@@ -4,8 +4,23 @@
 use catan_rules::HelpersAction;
 use catan_rules::{Action, Game, LegalActions, Requirement, Resource, ResourceSet, Rng, Seat, SeatSet};
 
-/// Picks uniformly among the legal actions and requirements of its seat, filling in a
-/// requirement's cards at random. Its randomness is its own (seeded), never the game's.
+/// The kind of an action, as [`Action::name`] tells kinds apart, but cheap to compare: the
+/// variant, and a scenario action's own variant.
+type Kind = (
+    std::mem::Discriminant<Action>,
+    Option<std::mem::Discriminant<catan_rules::barbarians::BarbariansAction>>,
+);
+
+fn kind(a: &Action) -> Kind {
+    match a {
+        Action::Barbarians(b) => (std::mem::discriminant(a), Some(std::mem::discriminant(b))),
+        _ => (std::mem::discriminant(a), None),
+    }
+}
+
+/// Picks uniformly among the legal actions and requirements of its seat (in Barbarian
+/// Invasion a kind of action first, then one of that kind), filling in a requirement's
+/// cards at random. Its randomness is its own (seeded), never the game's.
 #[derive(Clone, Debug)]
 pub struct RandomBot {
     rng: Rng,
@@ -53,7 +68,11 @@ impl RandomBot {
         if total == 0 {
             return None;
         }
-        let k = self.rng.below(total as u32) as usize;
+        let k = if game.barbarians_state().is_some() {
+            self.kind_first(legal, reqs)
+        } else {
+            self.rng.below(total as u32) as usize
+        };
         if k < legal.actions.len() {
             return Some(legal.actions[k]);
         }
@@ -99,6 +118,44 @@ impl RandomBot {
                 })
             }
         })
+    }
+
+    /// Barbarian Invasion: a kind of action first (each requirement a kind of its own),
+    /// then one of that kind, both uniformly; the index into actions-then-requirements.
+    /// Uniform over the list itself would almost always move a knight (each knight to
+    /// every path within reach, with and without grain: most of a list of 40–300), so a
+    /// game's last city or settlement could take tens of thousands of turns to be picked;
+    /// by kind, every random game ends (issue 10: median 437 turns, none past 2,300 in
+    /// 3,000 four-player games, against 4 in 3,000 past 30,000 uniformly).
+    fn kind_first(&mut self, legal: &LegalActions, reqs: usize) -> usize {
+        const MAX_KINDS: usize = 64;
+        let mut kinds = [(kind(&Action::EndTurn), 0u32); MAX_KINDS];
+        let mut n = 0;
+        for a in &legal.actions {
+            let k = kind(a);
+            // The list comes in runs of one kind: the last kind seen is the usual match.
+            if n > 0 && kinds[n - 1].0 == k {
+                kinds[n - 1].1 += 1;
+            } else if let Some(slot) = kinds[..n].iter_mut().find(|s| s.0 == k) {
+                slot.1 += 1;
+            } else if n < MAX_KINDS {
+                kinds[n] = (k, 1);
+                n += 1;
+            }
+        }
+        let k = self.rng.below((n + reqs) as u32) as usize;
+        if k >= n {
+            return legal.actions.len() + (k - n);
+        }
+        let (chosen, count) = kinds[k];
+        let nth = self.rng.below(count) as usize;
+        legal
+            .actions
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| kind(a) == chosen)
+            .nth(nth)
+            .map_or(0, |(i, _)| i)
     }
 
     /// `count` cards drawn uniformly from `hand`.

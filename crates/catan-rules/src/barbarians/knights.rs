@@ -20,8 +20,13 @@ pub const FREE_STEPS: u8 = 3;
 pub const GRAIN_STEPS: u8 = 5;
 
 impl Game {
-    /// Edges within `steps` path moves of `from` (passing over anything), `from` excluded.
+    /// Edges within `steps` path moves of `from` (passing over anything), `from` excluded:
+    /// the topology's table up to
+    /// [`crate::board::topology::EDGE_REACH_STEPS`], searched beyond.
     pub(crate) fn edges_within(&self, from: u8, steps: u8) -> u128 {
+        if let Some(reach) = self.topo.edge_reach[from as usize].get(steps as usize) {
+            return *reach;
+        }
         let mut reached = bit(from);
         let mut frontier = bit(from);
         for _ in 0..steps {
@@ -120,8 +125,10 @@ impl Game {
         }
         let b = self.bs();
         let has_grain = self.players[seat as usize].hand[Resource::Grain] > 0;
+        // Where no knight may end: computed once, not per knight.
+        let blocked = b.all_knights() | self.castle_edges();
         for from in bits(b.knights[seat as usize] & !b.moved) {
-            let near = self.knight_destinations(from, FREE_STEPS);
+            let near = self.edges_within(from, FREE_STEPS) & !blocked;
             for to in bits(near) {
                 acts.push(Action::Barbarians(BA::MoveKnight {
                     from,
@@ -130,7 +137,7 @@ impl Game {
                 }));
             }
             if has_grain {
-                for to in bits(self.knight_destinations(from, GRAIN_STEPS) & !near) {
+                for to in bits(self.edges_within(from, GRAIN_STEPS) & !blocked & !near) {
                     acts.push(Action::Barbarians(BA::MoveKnight {
                         from,
                         to,

@@ -96,7 +96,14 @@ pub struct Topology {
     pub rings: Vec<Vec<u8>>,
     /// The corner hexes of the outer ring (where token "A" may go), clockwise.
     pub spiral_starts: Vec<u8>,
+    /// For each edge, the edges within `k` path moves of it (`k` = 0..=5, the edge itself
+    /// excluded): a Barbarian Invasion knight's reach (3 paths, 5 with grain), looked up
+    /// rather than searched each time the legal moves are listed.
+    pub edge_reach: Vec<[u128; EDGE_REACH_STEPS + 1]>,
 }
+
+/// How many path moves [`Topology::edge_reach`] covers.
+pub const EDGE_REACH_STEPS: usize = 5;
 
 impl Topology {
     pub fn hex_count(&self) -> usize {
@@ -326,7 +333,31 @@ impl Topology {
             .filter(|&h| hex_neighbors[h as usize].iter().filter(|&&n| n != NONE).count() == 3)
             .collect();
 
+        let edge_reach = edge_pairs
+            .iter()
+            .enumerate()
+            .map(|(from, _)| {
+                let mut out = [0u128; EDGE_REACH_STEPS + 1];
+                let (mut reached, mut frontier) = (1u128 << from, 1u128 << from);
+                for slot in out.iter_mut().skip(1) {
+                    let mut next = 0u128;
+                    let mut f = frontier;
+                    while f != 0 {
+                        let e = f.trailing_zeros() as usize;
+                        f &= f - 1;
+                        let [a, b] = edge_pairs[e];
+                        next |= corner_edge_mask[a as usize] | corner_edge_mask[b as usize];
+                    }
+                    frontier = next & !reached;
+                    reached |= next;
+                    *slot = reached & !(1u128 << from);
+                }
+                out
+            })
+            .collect();
+
         Topology {
+            edge_reach,
             layout,
             hex_pos,
             hex_corners,
