@@ -984,7 +984,15 @@ impl Room {
         let mut frame = Frame::with_server(game, events, server);
         // Seats with a connection: their own view, diffed against the last one sent.
         for slot in self.seats.iter_mut() {
-            let Some(conn) = slot.conn else { continue };
+            let Some(conn) = slot.conn else {
+                // A change of the server's fields alone keeps every seat's version in
+                // step, so that players rejoining one after another (after a restart)
+                // are at the same version, as they are when actions alone move them.
+                if events.is_empty() {
+                    slot.stream.skip();
+                }
+                continue;
+            };
             if let Some(msg) = slot.stream.update(&mut frame) {
                 outgoing.push((conn, msg));
             }

@@ -486,6 +486,14 @@ impl ViewStream {
         self.last = None;
     }
 
+    /// Counts an update this stream could not be sent (it has no view to patch): its
+    /// next snapshot comes at the version the others are at.
+    pub fn skip(&mut self) {
+        if self.last.is_none() {
+            self.v += 1;
+        }
+    }
+
     /// The snapshot message at the current version; updates continue from it.
     pub fn snapshot(&mut self, frame: &mut Frame<'_>) -> Utf8Bytes {
         let view = frame.game.view(self.viewer);
