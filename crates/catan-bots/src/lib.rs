@@ -37,12 +37,18 @@ impl RandomBot {
         action
     }
 
+    /// Requirements the bot may pick: not trade proposals unless it trades, and never
+    /// `TradeGold` (it only says that offers may carry gold).
+    fn pickable(&self, r: &Requirement) -> bool {
+        match r {
+            Requirement::OfferTrade | Requirement::CounterOffer => self.trades,
+            Requirement::TradeGold { .. } => false,
+            _ => true,
+        }
+    }
+
     fn pick(&mut self, game: &Game, seat: Seat, legal: &LegalActions) -> Option<Action> {
-        let reqs: usize = legal
-            .requirements
-            .iter()
-            .filter(|r| self.trades || !matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
-            .count();
+        let reqs: usize = legal.requirements.iter().filter(|r| self.pickable(r)).count();
         let total = legal.actions.len() + reqs;
         if total == 0 {
             return None;
@@ -54,7 +60,7 @@ impl RandomBot {
         let req = legal
             .requirements
             .iter()
-            .filter(|r| self.trades || !matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
+            .filter(|r| self.pickable(r))
             .nth(k - legal.actions.len())
             .copied()?;
         let hand = game.player(seat).hand;
@@ -63,17 +69,25 @@ impl RandomBot {
                 cards: self.random_cards(hand, count as u32),
             },
             Requirement::OfferTrade => {
-                let (give, get) = self.random_terms(hand);
+                let (give, get, give_gold, get_gold) = self.random_terms_with_gold(hand, legal);
                 Action::OfferTrade {
                     give,
                     get,
+                    give_gold,
+                    get_gold,
                     to: SeatSet::EMPTY,
                 }
             }
             Requirement::CounterOffer => {
-                let (give, get) = self.random_terms(hand);
-                Action::CounterOffer { give, get }
+                let (give, get, give_gold, get_gold) = self.random_terms_with_gold(hand, legal);
+                Action::CounterOffer {
+                    give,
+                    get,
+                    give_gold,
+                    get_gold,
+                }
             }
+            Requirement::TradeGold { .. } => return None,
             Requirement::UseStina { resource, max } => {
                 // 1..=max cards of other resources the bank holds.
                 let mut bank = game.bank();
@@ -96,6 +110,43 @@ impl RandomBot {
             out[r] += 1;
         }
         out
+    }
+
+    /// Random terms, with gold when the legal actions say trades may carry it
+    /// (`TradeGold`): a third of the time 1–3 coins asked, or 1–3 offered when held; with no
+    /// cards in hand, gold only. Without `TradeGold`, [`RandomBot::random_terms`].
+    fn random_terms_with_gold(
+        &mut self,
+        hand: ResourceSet,
+        legal: &LegalActions,
+    ) -> (ResourceSet, ResourceSet, u16, u16) {
+        let gold = legal.requirements.iter().find_map(|r| match r {
+            Requirement::TradeGold { gold } => Some(*gold),
+            _ => None,
+        });
+        let Some(gold) = gold else {
+            let (give, get) = self.random_terms(hand);
+            return (give, get, 0, 0);
+        };
+        let (give, get) = if hand.total() == 0 {
+            (
+                ResourceSet::EMPTY,
+                self.random_cards(ResourceSet::new(9, 9, 9, 9, 9), 1),
+            )
+        } else {
+            self.random_terms(hand)
+        };
+        if give.is_empty() {
+            // Nothing but gold to give.
+            return (give, get, 1 + self.rng.below(gold.clamp(1, 3) as u32) as u16, 0);
+        }
+        match self.rng.below(3) {
+            0 if gold > 0 && self.rng.below(2) == 0 => {
+                (give, get, 1 + self.rng.below(gold.min(3) as u32) as u16, 0)
+            }
+            0 => (give, get, 0, 1 + self.rng.below(3) as u16),
+            _ => (give, get, 0, 0),
+        }
     }
 
     /// Random trade terms: 1–2 cards from the hand for 1–2 cards of resources not given.

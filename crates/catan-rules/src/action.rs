@@ -141,9 +141,15 @@ pub enum Action {
         get: Resource,
     },
     /// The current player offers `give` for `get`, to the listed seats (empty: everyone).
+    /// In Barbarian Invasion either side may also hold gold: `give_gold` coins offered or
+    /// `get_gold` asked (absent on the wire when 0, so offers without gold keep their form).
     OfferTrade {
         give: ResourceSet,
         get: ResourceSet,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        give_gold: u16,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        get_gold: u16,
         #[serde(default)]
         to: SeatSet,
     },
@@ -151,10 +157,14 @@ pub enum Action {
     AcceptTrade,
     DeclineTrade,
     /// Answer the open offer with other terms, stated from your own side: you would give
-    /// `give` and receive `get`.
+    /// `give` and receive `get` (and gold, as in [`Action::OfferTrade`]).
     CounterOffer {
         give: ResourceSet,
         get: ResourceSet,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        give_gold: u16,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        get_gold: u16,
     },
     /// The current player completes the trade with one seat that accepted or countered.
     ConfirmTrade {
@@ -206,6 +216,11 @@ impl Action {
     }
 }
 
+/// Serde's test for gold fields left off the wire when 0.
+pub(crate) fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
 /// A choice too combinatorial to enumerate, stated as what the seat must supply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -214,13 +229,17 @@ pub enum Requirement {
     /// Send `discard` with exactly `count` cards from your hand.
     Discard { count: u8 },
     /// You may send `offer_trade`: give at least one card you hold, ask for at least one,
-    /// no resource on both sides, to any of the other seats.
+    /// no resource on both sides, to any of the other seats (gold: see `TradeGold`).
     OfferTrade,
     /// You may send `counter_offer` to the open offer, with the same constraints.
     CounterOffer,
     /// You may send `use_stina` giving `resource`: 2 of it for each card asked, at most
     /// `max` cards, none of `resource` itself, only what the bank holds.
     UseStina { resource: Resource, max: u8 },
+    /// Barbarian Invasion, listed beside `offer_trade` / `counter_offer`: those may also
+    /// carry gold, `give_gold` up to `gold` (the coins you hold) or `get_gold`, not both;
+    /// a side may then hold gold and no card.
+    TradeGold { gold: u16 },
 }
 
 /// Everything a seat may do now: fully specified actions plus requirements.
@@ -276,6 +295,8 @@ mod tests {
                     give: ResourceSet::new(1, 0, 0, 0, 0),
                     get: ResourceSet::new(0, 0, 0, 0, 1),
                     to: SeatSet(0b110),
+                    give_gold: 0,
+                    get_gold: 0,
                 },
                 r#"{"type":"offer_trade","give":{"brick":1,"lumber":0,"wool":0,"grain":0,"ore":0},"get":{"brick":0,"lumber":0,"wool":0,"grain":0,"ore":1},"to":[1,2]}"#,
             ),

@@ -86,6 +86,11 @@ pub enum Event {
         seat: Seat,
         give: ResourceSet,
         get: ResourceSet,
+        /// Gold offered / asked (Barbarian Invasion; absent when 0).
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        give_gold: u16,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        get_gold: u16,
         to: SeatSet,
     },
     TradeAccepted {
@@ -99,6 +104,10 @@ pub enum Event {
         seat: Seat,
         give: ResourceSet,
         get: ResourceSet,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        give_gold: u16,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        get_gold: u16,
     },
     TradeCancelled {
         seat: Seat,
@@ -109,6 +118,11 @@ pub enum Event {
         with: Seat,
         gave: ResourceSet,
         got: ResourceSet,
+        /// Gold that changed hands (Barbarian Invasion; absent when 0).
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        gave_gold: u16,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        got_gold: u16,
     },
     LongestRoad {
         holder: Option<Seat>,

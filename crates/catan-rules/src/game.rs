@@ -11,6 +11,7 @@ use crate::event::Event;
 use crate::resources::ResourceSet;
 use crate::rng::Rng;
 use crate::scenario::ScenarioState;
+use crate::trade::Terms;
 use serde::{Deserialize, Serialize};
 
 pub const MAX_DECK: usize = 34;
@@ -121,19 +122,28 @@ pub enum Response {
     Pending,
     Accepted,
     Declined,
-    /// Other terms, from the responder's side.
+    /// Other terms, from the responder's side (gold only in Barbarian Invasion).
     Countered {
         give: ResourceSet,
         get: ResourceSet,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        give_gold: u16,
+        #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+        get_gold: u16,
     },
 }
 
-/// The current player's open offer: they give `give` and receive `get`.
+/// The current player's open offer: they give `give` and receive `get` (and, in Barbarian
+/// Invasion, `give_gold` / `get_gold` coins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TradeOffer {
     pub give: ResourceSet,
     pub get: ResourceSet,
+    #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+    pub give_gold: u16,
+    #[serde(default, skip_serializing_if = "crate::action::is_zero")]
+    pub get_gold: u16,
     pub to: SeatSet,
     pub responses: crate::PerSeat<Response>,
 }
@@ -500,10 +510,21 @@ impl Game {
             Action::MoveRobber { hex, victim } => self.move_robber(seat, hex, victim, out),
             Action::Discard { cards } => self.discard(seat, cards, out),
             Action::MaritimeTrade { give, get } => self.maritime_trade(seat, give, get, out),
-            Action::OfferTrade { give, get, to } => self.offer_trade(seat, give, get, to, out),
+            Action::OfferTrade {
+                give,
+                get,
+                give_gold,
+                get_gold,
+                to,
+            } => self.offer_trade(seat, Terms::new(give, get, give_gold, get_gold), to, out),
             Action::AcceptTrade => self.answer_trade(seat, Response::Accepted, out),
             Action::DeclineTrade => self.answer_trade(seat, Response::Declined, out),
-            Action::CounterOffer { give, get } => self.counter_offer(seat, give, get, out),
+            Action::CounterOffer {
+                give,
+                get,
+                give_gold,
+                get_gold,
+            } => self.counter_offer(seat, Terms::new(give, get, give_gold, get_gold), out),
             Action::ConfirmTrade { with } => self.confirm_trade(seat, with, out),
             Action::CancelTrade => self.cancel_trade(seat, out),
             Action::EndTurn => self.end_turn(seat, out),

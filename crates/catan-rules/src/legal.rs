@@ -96,26 +96,27 @@ impl Game {
                     if let Some(o) = &self.offer {
                         acts.push(Action::CancelTrade);
                         for with in o.to.iter() {
-                            if let Some((gave, got)) = self.terms_with(with) {
-                                if self.players[seat as usize].hand.contains(&gave)
-                                    && self.players[with as usize].hand.contains(&got)
+                            if let Some(t) = self.terms_with(with) {
+                                if self.holds(seat, &t.give, t.give_gold)
+                                    && self.holds(with, &t.get, t.get_gold)
                                 {
                                     acts.push(Action::ConfirmTrade { with });
                                 }
                             }
                         }
                     }
-                    if self.players[seat as usize].hand.total() > 0 && self.paired.is_none() {
+                    // Something to give: a card, or gold in Barbarian Invasion.
+                    let gold = self.gold_of(seat);
+                    if (self.players[seat as usize].hand.total() > 0 || gold > 0) && self.paired.is_none() {
                         out.requirements.push(Requirement::OfferTrade);
                     }
                 } else if self.pending_responders().contains(seat) {
                     let o = self.offer.as_ref().unwrap();
-                    let hand = &self.players[seat as usize].hand;
-                    if hand.contains(&o.get) {
+                    if self.holds(seat, &o.get, o.get_gold) {
                         acts.push(Action::AcceptTrade);
                     }
                     acts.push(Action::DeclineTrade);
-                    if hand.total() > 0 {
+                    if self.players[seat as usize].hand.total() > 0 || self.gold_of(seat) > 0 {
                         out.requirements.push(Requirement::CounterOffer);
                     }
                 }

@@ -40,7 +40,8 @@
 //! when the position lists none. A game set up from a position is not replayable by
 //! [`Game::replay`] from its seed alone: keep the position with the action log.
 //!
-//! Scenario parts: each scenario has one optional field here (`helpers`, `frenemies`) and
+//! Scenario parts: each scenario has one optional field here (`helpers`, `frenemies`,
+//! `barbarians`, see [`crate::barbarians::BarbariansPosition`]) and
 //! one function in its module that validates it and builds the scenario's state (joined to
 //! the core at the scenario seam, [`crate::scenario`]); a part for a scenario the game does
 //! not play is refused.
@@ -145,6 +146,8 @@ pub struct Position {
     pub helpers: Option<HelpersPosition>,
     /// Frenemies' part (required when the game plays Frenemies).
     pub frenemies: Option<FrenemiesPosition>,
+    /// Barbarian Invasion's part (required when the game plays it).
+    pub barbarians: Option<crate::barbarians::BarbariansPosition>,
     /// The game RNG's state, as a decimal string; `None`: seeded from the seed.
     #[serde(with = "crate::rng::seed_string::option")]
     pub rng: Option<u64>,
@@ -173,6 +176,7 @@ impl Default for Position {
             paired: None,
             helpers: None,
             frenemies: None,
+            barbarians: None,
             rng: None,
         }
     }
@@ -255,16 +259,18 @@ impl Game {
         let layout = config.layout();
         let mut rng = Rng::new(seed);
         let board = match &position.board {
-            Some(b) => {
-                Board::from_parts(layout, &b.terrain, &b.tokens, &b.harbors).map_err(PositionError::Board)?
-            }
-            None => Board::generate(layout, config.tokens, &mut rng),
+            Some(b) => crate::scenario::board_from_parts(&config, &b.terrain, &b.tokens, &b.harbors)
+                .unwrap_or_else(|| Board::from_parts(layout, &b.terrain, &b.tokens, &b.harbors))
+                .map_err(PositionError::Board)?,
+            None => crate::scenario::generate_board(&config, &mut rng)
+                .unwrap_or_else(|| Board::generate(layout, config.tokens, &mut rng)),
         };
         let mut g = Game::assemble(config, seed, rng, board, ScenarioState::Base);
         g.set_pieces(position)?;
         g.set_players(position)?;
         g.set_turn(position)?;
-        g.scenario = ScenarioState::from_position(&g, position)?;
+        g.scenario = ScenarioState::from_position(&mut g, position)?;
+        g.hook_position_set();
         g.set_deck(position)?;
         if let Some(state) = position.rng {
             g.rng = Rng::from_state(state);
@@ -330,6 +336,7 @@ impl Game {
             paired: self.paired_part(),
             helpers: None,
             frenemies: None,
+            barbarians: None,
             rng: Some(self.rng.state()),
         };
         self.hook_position(&mut p);
@@ -870,8 +877,17 @@ impl Game {
                  paired part)",
             );
         }
-        if o.give.is_empty() || o.get.is_empty() || o.give.overlaps(&o.get) {
+        let no_gift = |cards: &crate::ResourceSet, gold: u16| !cards.is_empty() || gold > 0;
+        if !no_gift(&o.give, o.give_gold) || !no_gift(&o.get, o.get_gold) || o.give.overlaps(&o.get) {
             return bad("both sides give at least one card, no resource on both sides");
+        }
+        if (o.give_gold > 0 || o.get_gold > 0)
+            && self.config.scenario != Some(crate::config::Scenario::Barbarians)
+        {
+            return bad("gold is traded only in Barbarian Invasion");
+        }
+        if o.give_gold > 0 && o.get_gold > 0 {
+            return bad("gold cannot be on both sides");
         }
         if o.responses.len() != self.n as usize {
             return Err(PositionError::SeatCount {

@@ -697,6 +697,8 @@ fn refuses_an_offer_that_could_not_be_open() {
         Action::OfferTrade {
             give: ResourceSet::new(1, 0, 0, 0, 0),
             get: ResourceSet::new(0, 0, 0, 0, 1),
+            give_gold: 0,
+            get_gold: 0,
             to: Default::default(),
         },
     )

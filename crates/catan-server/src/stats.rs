@@ -153,11 +153,13 @@ impl Fold {
                 self.lose(*seat, Trade, total(gave));
                 self.gain(*seat, Trade, total(got));
             }
+            // Resource cards only (gold is not a resource).
             Event::TradeCompleted {
                 seat,
                 with,
                 gave,
                 got,
+                ..
             } => {
                 self.lose(*seat, Trade, total(gave));
                 self.gain(*seat, Trade, total(got));

@@ -244,6 +244,8 @@ mod tests {
             give,
             get,
             to: SeatSet::EMPTY,
+            give_gold: 0,
+            get_gold: 0,
         };
         game.apply(cur, offer).unwrap();
         timer.follow(&game, Some(cur), at(t0, 20));

@@ -1,7 +1,7 @@
 // The game screen: board, dice, player panels, your hand, what you may do now, the log,
 // chat, and the game-over screen. A spectator gets the same screen without hand or actions.
 
-import { h, dialog, cards, total, RESOURCES, seatBadge, resourcePicker } from './ui.js';
+import { h, dialog, cards, goods, total, RESOURCES, seatBadge, resourcePicker, goldPicker } from './ui.js';
 import { renderBoard } from './board.js';
 import { sortLegal } from './actions.js';
 import { describeEvent, describeAction, groupLabel, cardName, helperName, guildName, words } from './words.js';
@@ -236,9 +236,9 @@ export class GameScreen {
       return;
     }
     const answers = (o.responses || []).map((r, seat) => (seat === v.current || r.answer === 'pending' && o.to.length && !o.to.includes(seat) ? null
-      : h('li', {}, `${this.name(seat)}: ${r.answer}${r.answer === 'countered' ? ` (gives ${cards(r.give)} for ${cards(r.get)})` : ''}`)));
+      : h('li', {}, `${this.name(seat)}: ${r.answer}${r.answer === 'countered' ? ` (gives ${goods(r.give, r.give_gold)} for ${goods(r.get, r.get_gold)})` : ''}`)));
     this.el.offer.replaceChildren(h('div', { class: 'offer-box', 'data-offer': '1' },
-      h('b', {}, `${this.name(v.current)} offers ${cards(o.give)} for ${cards(o.get)}`),
+      h('b', {}, `${this.name(v.current)} offers ${goods(o.give, o.give_gold)} for ${goods(o.get, o.get_gold)}`),
       h('ul', {}, answers)));
   }
 
@@ -319,9 +319,13 @@ export class GameScreen {
   tradeDialog(kind) {
     const v = this.view;
     const hand = v.players[this.ctx.seat].hand;
+    // Barbarian Invasion: gold may be on either side (one side at a time).
+    const gold = v.barbarians ? v.barbarians.gold[this.ctx.seat] : null;
     dialog(kind === 'offer' ? 'Offer a trade' : 'Counter-offer', () => {
       const give = resourcePicker('give', hand);
       const get = resourcePicker('get', null);
+      const giveGold = gold === null ? null : goldPicker('give', gold);
+      const getGold = gold === null ? null : goldPicker('get', 99);
       const others = v.players.map((p) => p.seat).filter((s) => s !== this.ctx.seat);
       const boxes = others.map((s) => h('label', {}, h('input', { type: 'checkbox', value: s, checked: true, 'data-to': s }), ` ${this.name(s)}`));
       const submit = h('button', {
@@ -329,15 +333,19 @@ export class GameScreen {
         onclick: () => {
           const g = give.value();
           const w = get.value();
+          const gold = {};
+          if (giveGold && giveGold.value()) gold.give_gold = giveGold.value();
+          if (getGold && getGold.value()) gold.get_gold = getGold.value();
           if (kind === 'offer') {
             const to = boxes.map((b) => b.querySelector('input')).filter((i) => i.checked).map((i) => Number(i.value));
-            this.send({ type: 'offer_trade', give: g, get: w, to: to.length === others.length ? [] : to });
+            this.send({ type: 'offer_trade', give: g, get: w, ...gold, to: to.length === others.length ? [] : to });
           } else {
-            this.send({ type: 'counter_offer', give: g, get: w });
+            this.send({ type: 'counter_offer', give: g, get: w, ...gold });
           }
         },
       }, kind === 'offer' ? 'Offer' : 'Counter');
-      return h('div', {}, h('h3', {}, 'You give'), give.el, h('h3', {}, 'You get'), get.el,
+      return h('div', {}, h('h3', {}, 'You give'), give.el, giveGold ? giveGold.el : '', h('h3', {}, 'You get'), get.el,
+        getGold ? getGold.el : '',
         kind === 'offer' ? h('fieldset', {}, h('legend', {}, 'To'), boxes) : '', submit);
     });
   }

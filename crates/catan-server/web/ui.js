@@ -77,6 +77,28 @@ export function cards(map) {
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
+/** Cards and gold (Barbarian Invasion trades) in words: "1 ore and 2 gold", "2 gold". */
+export function goods(map, gold) {
+  if (!gold) return cards(map);
+  return total(map) ? `${cards(map)} and ${gold} gold` : `${gold} gold`;
+}
+
+/** A stepper for gold, 0 to `max`; `value()` gives the count. */
+export function goldPicker(name, max) {
+  let val = 0;
+  const out = h('output', { 'data-count': 'gold' }, '0');
+  const set = (d) => {
+    val = Math.max(0, Math.min(max, val + d));
+    out.textContent = String(val);
+  };
+  const el = h('div', { class: 'picker-row', 'data-picker': `${name}-gold` },
+    h('span', { class: 'res res-gold' }, 'gold'),
+    h('button', { 'data-minus': 'gold', 'aria-label': 'one gold less', onclick: () => set(-1) }, '−'),
+    out,
+    h('button', { 'data-plus': 'gold', 'aria-label': 'one gold more', onclick: () => set(1) }, '+'));
+  return { el, value: () => val };
+}
+
 export function total(map) {
   return map ? RESOURCES.reduce((n, r) => n + (map[r] || 0), 0) : 0;
 }

@@ -1,6 +1,6 @@
 // Events and actions in words, for the game log and the buttons.
 
-import { cards, RESOURCES } from './ui.js';
+import { cards, goods, RESOURCES } from './ui.js';
 
 const CARD_NAMES = {
   knight: 'Knight', victory_point: 'Victory Point', road_building: 'Road Building',
@@ -40,12 +40,12 @@ export function describeEvent(e, name) {
       return `${n(e.seat)} took all ${e.resource} (${got} cards).`;
     }
     case 'maritime_trade': return `${n(e.seat)} traded ${cards(e.gave)} to the bank for ${cards(e.got)}.`;
-    case 'trade_offered': return `${n(e.seat)} offers ${cards(e.give)} for ${cards(e.get)}${e.to && e.to.length ? ` to ${e.to.map(n).join(', ')}` : ''}.`;
+    case 'trade_offered': return `${n(e.seat)} offers ${goods(e.give, e.give_gold)} for ${goods(e.get, e.get_gold)}${e.to && e.to.length ? ` to ${e.to.map(n).join(', ')}` : ''}.`;
     case 'trade_accepted': return `${n(e.seat)} accepts the offer.`;
     case 'trade_declined': return `${n(e.seat)} declines the offer.`;
-    case 'trade_countered': return `${n(e.seat)} counters: gives ${cards(e.give)} for ${cards(e.get)}.`;
+    case 'trade_countered': return `${n(e.seat)} counters: gives ${goods(e.give, e.give_gold)} for ${goods(e.get, e.get_gold)}.`;
     case 'trade_cancelled': return `${n(e.seat)} withdrew the offer.`;
-    case 'trade_completed': return `${n(e.seat)} gave ${cards(e.gave)} to ${n(e.with)} for ${cards(e.got)}.`;
+    case 'trade_completed': return `${n(e.seat)} gave ${goods(e.gave, e.gave_gold)} to ${n(e.with)} for ${goods(e.got, e.got_gold)}.`;
     case 'longest_road': return e.holder === null ? 'Nobody holds Longest Road now.' : `${n(e.holder)} takes Longest Road (${e.length}).`;
     case 'largest_army': return e.holder === null ? 'Nobody holds Largest Army now.' : `${n(e.holder)} takes Largest Army (${e.knights} knights).`;
     case 'turn_ended': return `${n(e.seat)} ended the turn.`;

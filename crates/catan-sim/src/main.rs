@@ -170,7 +170,13 @@ fn main() -> ExitCode {
                 break Ok(());
             }
             if game.turn() > turn_cap {
-                break Err(format!("no winner after {turn_cap} turns"));
+                // Live: someone can still score (a slow game, not a dead end).
+                let live = if game.may_still_score() {
+                    "live"
+                } else {
+                    "dead end"
+                };
+                break Err(format!("no winner after {turn_cap} turns ({live})"));
             }
             let Some(seat) = game.next_actor() else {
                 break Err("nobody to act".into());

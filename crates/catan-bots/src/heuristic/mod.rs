@@ -243,11 +243,11 @@ pub fn covers(seen: &Seen, legal: &LegalActions, a: &Action) -> bool {
         (Requirement::Discard { count }, Action::Discard { cards }) => {
             cards.total() == count as u32 && hand.contains(&cards)
         }
-        (Requirement::OfferTrade, Action::OfferTrade { give, get, to }) => {
+        (Requirement::OfferTrade, Action::OfferTrade { give, get, to, .. }) => {
             let others = ((1u16 << seen.n) - 1) as u8 & !(1 << seen.me);
             terms_ok(&give, &get) && to.0 & !others == 0
         }
-        (Requirement::CounterOffer, Action::CounterOffer { give, get }) => terms_ok(&give, &get),
+        (Requirement::CounterOffer, Action::CounterOffer { give, get, .. }) => terms_ok(&give, &get),
         (Requirement::UseStina { resource, max }, Action::Helpers(HelpersAction::UseStina { give, get })) => {
             give == resource
                 && get.total() >= 1

@@ -304,7 +304,7 @@ fn trades_bring_the_plan_closer_and_never_help_a_player_about_to_win() {
                     Action::AcceptTrade => (game.current(), o.get, o.give),
                     Action::ConfirmTrade { with } => match o.responses[with as usize] {
                         catan_rules::Response::Accepted => (with, o.give, o.get),
-                        catan_rules::Response::Countered { give, get } => (with, get, give),
+                        catan_rules::Response::Countered { give, get, .. } => (with, get, give),
                         _ => unreachable!(),
                     },
                     _ => unreachable!(),
@@ -642,6 +642,8 @@ fn offer_position(give: catan_rules::ResourceSet, get: catan_rules::ResourceSet)
             get,
             to,
             responses,
+            give_gold: 0,
+            get_gold: 0,
         }),
         ..Position::default()
     };

@@ -142,7 +142,13 @@ pub fn propose(ctx: &Ctx, mem: &mut Memory) -> Option<Action> {
     }
     mem.offers += 1;
     mem.last_offer = Some((give, get));
-    Some(Action::OfferTrade { give, get, to })
+    Some(Action::OfferTrade {
+        give,
+        get,
+        give_gold: 0,
+        get_gold: 0,
+        to,
+    })
 }
 
 /// How far a hand is from the plan: cards missing, with a little credit for cards held.
@@ -164,7 +170,13 @@ pub fn conclude(ctx: &Ctx) -> Option<Action> {
         };
         let (gave, got) = match o.responses[with as usize] {
             Response::Accepted => (o.give, o.get),
-            Response::Countered { give, get } => (get, give),
+            // Counters with gold are not weighed (the heuristic trades cards only).
+            Response::Countered {
+                give,
+                get,
+                give_gold: 0,
+                get_gold: 0,
+            } => (get, give),
             _ => continue,
         };
         if ctx.eval.dangerous[with as usize] || gave.total() > got.total() + 1 {
@@ -238,7 +250,12 @@ pub fn answer(ctx: &Ctx) -> Action {
             let (give, get) = (ResourceSet::one(g), ResourceSet::one(w));
             // Not the same terms the proposer offered (that would have been accepted).
             if (give, get) != (o.get, o.give) {
-                return Action::CounterOffer { give, get };
+                return Action::CounterOffer {
+                    give,
+                    get,
+                    give_gold: 0,
+                    get_gold: 0,
+                };
             }
         }
     }

@@ -115,3 +115,77 @@ pub fn castle_of(board: &Board) -> Option<(u8, u8, [u8; 10])> {
     }
     None
 }
+
+/// A position's board (`crate::position::BoardPosition`): the scenario's components (castle
+/// and desert as two token-less deserts, the coastal and inner terrain, the coastal and inner
+/// tokens, the 9 harbors) laid out as [`castle_of`] recognises. Red numbers may touch here:
+/// a position may set up any such island.
+pub(crate) fn from_parts(
+    terrain: &[Terrain],
+    tokens: &[Option<u8>],
+    harbors: &[HarborKind],
+) -> Result<Board, String> {
+    let topo = Layout::Base.topology();
+    let (nh, nharbors) = (topo.hex_count(), topo.harbor_count());
+    if terrain.len() != nh || tokens.len() != nh || harbors.len() != nharbors {
+        return Err(format!(
+            "this island has {nh} hexes and {nharbors} harbors, not {} terrains, {} tokens and {} harbors",
+            terrain.len(),
+            tokens.len(),
+            harbors.len()
+        ));
+    }
+    let sorted = |mut v: Vec<u8>| {
+        v.sort_unstable();
+        v
+    };
+    let mut want_terrain: Vec<u8> = COASTAL_TERRAIN
+        .iter()
+        .chain(INNER_TERRAIN.iter())
+        .map(|&t| t as u8)
+        .collect();
+    want_terrain.extend([Terrain::Desert as u8; 2]);
+    if sorted(terrain.iter().map(|&t| t as u8).collect()) != sorted(want_terrain) {
+        return Err("the terrain is not Barbarian Invasion's (castle and desert as 2 deserts, 3 forest, 3 hills, 4 pasture, 3 mountains, 4 fields)".into());
+    }
+    for h in 0..nh {
+        if (terrain[h] == Terrain::Desert) != tokens[h].is_none() {
+            return Err(format!(
+                "hex {h}: castle and desert have no number token, every other hex one"
+            ));
+        }
+    }
+    let want_tokens: Vec<u8> = COASTAL_TOKENS
+        .iter()
+        .chain(INNER_TOKENS.iter())
+        .copied()
+        .collect();
+    if sorted(tokens.iter().flatten().copied().collect()) != sorted(want_tokens) {
+        return Err("the number tokens are not Barbarian Invasion's".into());
+    }
+    if sorted(harbors.iter().map(|&k| k as u8).collect())
+        != sorted(HARBORS.iter().map(|&k| k as u8).collect())
+    {
+        return Err("the harbors are not the base game's 9".into());
+    }
+    let mut t = [Terrain::Desert; MAX_HEXES];
+    let mut k = [0u8; MAX_HEXES];
+    let mut hk = [HarborKind::Generic; MAX_HARBORS];
+    t[..nh].copy_from_slice(terrain);
+    for h in 0..nh {
+        k[h] = tokens[h].unwrap_or(0);
+    }
+    hk[..nharbors].copy_from_slice(harbors);
+    let board = Board::assemble(Layout::Base, t, k, hk);
+    let Some((_, _, coastal)) = castle_of(&board) else {
+        return Err("castle and desert must stand on opposite corners of the outer ring with the coastal tokens clockwise from the castle".into());
+    };
+    let mut coast: Vec<u8> = coastal.iter().map(|&h| terrain[h as usize] as u8).collect();
+    coast.sort_unstable();
+    if coast != sorted(COASTAL_TERRAIN.iter().map(|&t| t as u8).collect()) {
+        return Err(
+            "the coastal hexes' terrain is not 2 forest, 2 hills, 3 pasture, 1 mountains, 2 fields".into(),
+        );
+    }
+    Ok(board)
+}

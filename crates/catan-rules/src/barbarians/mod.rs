@@ -13,11 +13,13 @@ mod deck;
 mod gold;
 mod knights;
 mod landing;
+mod position;
 mod view;
 mod wire;
 
-pub(crate) use board::generate as generate_board;
 pub use board::{castle_of, COASTAL_TOKENS};
+pub(crate) use board::{from_parts as board_from_parts, generate as generate_board};
+pub use position::{BarbariansPosition, KnightPosition};
 pub use view::{BarbariansView, CardCounts, KnightView};
 pub use wire::{BarbariansAction, BarbariansEvent, BarbariansPhase};
 
@@ -234,6 +236,48 @@ impl Game {
             .all(|&h| b.is_conquered(h))
     }
 
+    /// Whether someone can still gain a point, so that the game can still end: a liveness
+    /// check that tells a slow game from a dead one (issue 10: every game ends; random
+    /// play has a long tail). Points come from barbarians still to capture (on the coast
+    /// or in the supply: Knighthood keeps placing knights), a city on an unconquered
+    /// settlement, or a settlement on a free corner (now, or after more road). All of them
+    /// need income: a hand, 2 gold, or an unconquered building on a producing hex.
+    /// During the set-up and outside Barbarian Invasion: whether the game is still running.
+    pub fn may_still_score(&self) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let Some(b) = self.scenario.barbarians() else {
+            return true;
+        };
+        if self.in_setup() {
+            return true;
+        }
+        let n = self.n as usize;
+        let producing = |c: u8| {
+            self.topo.corner_hexes[c as usize]
+                .iter()
+                .any(|&h| h != crate::board::NONE && self.board.token[h as usize] != 0 && !b.is_conquered(h))
+        };
+        let income = (0..n).any(|s| {
+            let p = &self.players[s];
+            p.hand.total() > 0 || b.gold[s] >= GOLD_PRICE || bits(p.buildings).any(producing)
+        });
+        if !income {
+            return false;
+        }
+        if b.supply as u32 + b.on_board() > 0 {
+            return true;
+        }
+        (0..n as u8).any(|s| {
+            let p = &self.players[s as usize];
+            let settlements = p.buildings & !self.cities;
+            (p.cities_left > 0 && bits(settlements).any(|c| !self.building_conquered(c)))
+                || (p.settlements_left > 0
+                    && (self.settlement_spots(s) != 0 || (p.roads_left > 0 && self.road_spots(s) != 0)))
+        })
+    }
+
     /// Hook: corners where nobody may place a settlement (corners of conquered hexes).
     pub(crate) fn barbarians_forbidden_corners(&self) -> u128 {
         let b = self.bs();
@@ -314,6 +358,17 @@ impl Game {
 
     /// Hook: the scenario's legal actions of `seat`.
     pub(crate) fn barbarians_legal(&self, seat: Seat, out: &mut LegalActions) {
+        use crate::action::Requirement;
+        // Domestic trades may carry gold (Gold): said beside the offer or counter.
+        if out
+            .requirements
+            .iter()
+            .any(|r| matches!(r, Requirement::OfferTrade | Requirement::CounterOffer))
+        {
+            out.requirements.push(Requirement::TradeGold {
+                gold: self.bs().gold[seat as usize],
+            });
+        }
         if seat != self.current {
             return;
         }

@@ -1027,6 +1027,172 @@ fn gold_buys_twice_a_turn_and_trades_four_or_three_to_one() {
     assert_eq!(g.bs().gold_buys, 0);
 }
 
+// ----- gold in domestic trades ------------------------------------------------------------
+
+fn gold_offer(give: ResourceSet, get: ResourceSet, give_gold: u16, get_gold: u16) -> Action {
+    Action::OfferTrade {
+        give,
+        get,
+        give_gold,
+        get_gold,
+        to: Default::default(),
+    }
+}
+
+fn gold_counter(give: ResourceSet, get: ResourceSet, give_gold: u16, get_gold: u16) -> Action {
+    Action::CounterOffer {
+        give,
+        get,
+        give_gold,
+        get_gold,
+    }
+}
+
+#[test]
+fn gold_may_be_given_for_cards_in_a_domestic_trade() {
+    let mut g = blank(31);
+    g.bs_mut().gold[0] = 5;
+    give(&mut g, 1, one(Ore));
+    // Seat 0 holds no card: gold alone is something to give, and the legal actions say so.
+    let legal = g.legal_actions(0);
+    assert!(legal
+        .requirements
+        .contains(&crate::action::Requirement::OfferTrade));
+    assert!(legal
+        .requirements
+        .contains(&crate::action::Requirement::TradeGold { gold: 5 }));
+    let ev = ok(&mut g, 0, gold_offer(ResourceSet::EMPTY, one(Ore), 2, 0));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::TradeOffered {
+            give_gold: 2,
+            get_gold: 0,
+            ..
+        }
+    )));
+    // The view shows the gold on offer.
+    let v = g.view(Viewer::Seat(2));
+    assert_eq!(v.offer.map(|o| o.give_gold), Some(2));
+    assert!(g.legal_actions(1).actions.contains(&Action::AcceptTrade));
+    ok(&mut g, 1, Action::AcceptTrade);
+    let ev = ok(&mut g, 0, Action::ConfirmTrade { with: 1 });
+    assert!(ev.contains(&Event::TradeCompleted {
+        seat: 0,
+        with: 1,
+        gave: ResourceSet::EMPTY,
+        got: one(Ore),
+        gave_gold: 2,
+        got_gold: 0,
+    }));
+    assert_eq!(g.bs().gold[..2], [3, 2]);
+    assert_eq!(g.players[0].hand, one(Ore));
+    assert!(g.players[1].hand.is_empty());
+    check(&g);
+}
+
+#[test]
+fn gold_may_be_asked_for_and_a_counter_may_carry_gold() {
+    let mut g = blank(32);
+    give(&mut g, 0, one(Wool));
+    g.bs_mut().gold[1] = 1;
+    g.bs_mut().gold[2] = 4;
+    ok(&mut g, 0, gold_offer(one(Wool), ResourceSet::EMPTY, 0, 3));
+    // Seat 1 holds 1 gold: it may not accept, nor is accepting listed.
+    assert!(!g.legal_actions(1).actions.contains(&Action::AcceptTrade));
+    let err = assert_refused(&mut g, 1, Action::AcceptTrade);
+    assert!(err.to_string().contains("gold asked for"), "{err}");
+    // A counter with gold the counterer does not hold is refused; one it holds stands.
+    let err = assert_refused(&mut g, 1, gold_counter(ResourceSet::EMPTY, one(Wool), 2, 0));
+    assert!(err.to_string().contains("gold you offer"), "{err}");
+    let ev = ok(&mut g, 2, gold_counter(ResourceSet::EMPTY, one(Wool), 2, 0));
+    assert!(ev.contains(&Event::TradeCountered {
+        seat: 2,
+        give: ResourceSet::EMPTY,
+        get: one(Wool),
+        give_gold: 2,
+        get_gold: 0,
+    }));
+    assert!(g
+        .legal_actions(0)
+        .actions
+        .contains(&Action::ConfirmTrade { with: 2 }));
+    let ev = ok(&mut g, 0, Action::ConfirmTrade { with: 2 });
+    assert!(ev.contains(&Event::TradeCompleted {
+        seat: 0,
+        with: 2,
+        gave: one(Wool),
+        got: ResourceSet::EMPTY,
+        gave_gold: 0,
+        got_gold: 2,
+    }));
+    assert_eq!(g.bs().gold[..3], [2, 1, 2]);
+    assert_eq!(g.players[2].hand, one(Wool));
+    check(&g);
+}
+
+#[test]
+fn gold_trades_are_refused_when_the_terms_or_the_purses_do_not_allow_them() {
+    let mut g = blank(33);
+    give(&mut g, 0, one(Wool));
+    g.bs_mut().gold[0] = 2;
+    give(&mut g, 1, one(Ore));
+    // Gold on both sides, more gold than held, nothing on one side.
+    let err = assert_refused(&mut g, 0, gold_offer(one(Wool), one(Ore), 1, 1));
+    assert!(err.to_string().contains("both sides"), "{err}");
+    let err = assert_refused(&mut g, 0, gold_offer(ResourceSet::EMPTY, one(Ore), 3, 0));
+    assert!(err.to_string().contains("gold you offer"), "{err}");
+    let err = assert_refused(
+        &mut g,
+        0,
+        gold_offer(ResourceSet::EMPTY, ResourceSet::EMPTY, 2, 0),
+    );
+    assert!(err.to_string().contains("no gifts"), "{err}");
+    let err = assert_refused(&mut g, 0, gold_offer(ResourceSet::EMPTY, one(Ore), 0, 2));
+    assert!(err.to_string().contains("no gifts"), "{err}");
+    // The offerer spends the gold before confirming: the confirmation is refused.
+    ok(&mut g, 0, gold_offer(ResourceSet::EMPTY, one(Ore), 2, 0));
+    ok(&mut g, 1, Action::AcceptTrade);
+    ok(&mut g, 0, ba(BA::BuyWithGold { resource: Brick }));
+    assert!(!g
+        .legal_actions(0)
+        .actions
+        .contains(&Action::ConfirmTrade { with: 1 }));
+    let err = assert_refused(&mut g, 0, Action::ConfirmTrade { with: 1 });
+    assert!(err.to_string().contains("no longer hold"), "{err}");
+    check(&g);
+}
+
+#[test]
+fn gold_in_trades_has_an_optional_wire_form() {
+    // Offers without gold keep their old form both ways; gold appears only when non-zero.
+    let old = r#"{"type":"offer_trade","give":{"wool":1},"get":{"ore":1}}"#;
+    let a: Action = serde_json::from_str(old).unwrap();
+    assert!(matches!(
+        a,
+        Action::OfferTrade {
+            give_gold: 0,
+            get_gold: 0,
+            ..
+        }
+    ));
+    assert!(!serde_json::to_string(&a).unwrap().contains("gold"));
+    let with = r#"{"type":"counter_offer","give":{},"get":{"ore":1},"give_gold":2}"#;
+    let a: Action = serde_json::from_str(with).unwrap();
+    assert_eq!(a, gold_counter(ResourceSet::EMPTY, one(Ore), 2, 0));
+    assert!(serde_json::to_string(&a).unwrap().contains(r#""give_gold":2"#));
+    let e = Event::TradeCompleted {
+        seat: 0,
+        with: 1,
+        gave: ResourceSet::EMPTY,
+        got: one(Ore),
+        gave_gold: 2,
+        got_gold: 0,
+    };
+    let j = serde_json::to_string(&e).unwrap();
+    assert!(j.contains(r#""gave_gold":2"#) && !j.contains("got_gold"), "{j}");
+    assert_eq!(serde_json::from_str::<Event>(&j).unwrap(), e);
+}
+
 // ----- points, views ---------------------------------------------------------------------
 
 #[test]
@@ -1212,4 +1378,276 @@ fn hand_types_and_the_deck_order_never_reach_other_viewers() {
     assert_ne!(g.bs().deck, Game::new(config(4), 27).unwrap().bs().deck);
     check(&g);
     assert_eq!(views(&g), before);
+}
+
+// ----- positions --------------------------------------------------------------------------
+
+use super::{BarbariansPosition, KnightPosition};
+use crate::position::{Position, PositionError};
+
+/// Every position a random game passes through sets up a game that reads back the same
+/// and plays on exactly as the original (same dice, cards, landings and battles).
+#[test]
+fn positions_round_trip_through_random_games() {
+    for seed in 0..4u64 {
+        let players = 3 + (seed % 2) as u8;
+        let mut g = Game::new(config(players), seed).unwrap();
+        let mut rng = Rng::new(seed ^ 0xface);
+        let mut steps = 0u32;
+        let mut checked = 0;
+        while !g.is_over() && steps < 20_000 {
+            if steps.is_multiple_of(97) {
+                let p = g.position();
+                let mut copy = Game::from_position(config(players), &p, seed)
+                    .unwrap_or_else(|e| panic!("seed {seed} step {steps}: {e}"));
+                assert_eq!(copy.position(), p, "seed {seed} step {steps}");
+                // Both play on alike for a while.
+                let mut orig = g.clone();
+                for _ in 0..40 {
+                    let Some(seat) = orig.next_actor() else { break };
+                    let legal = orig.legal_actions(seat);
+                    assert_eq!(copy.legal_actions(seat), legal);
+                    let Some(&a) = legal.actions.first() else { break };
+                    assert_eq!(orig.apply(seat, a).unwrap(), copy.apply(seat, a).unwrap());
+                }
+                checked += 1;
+            }
+            let seat = g.next_actor().unwrap();
+            let legal = g.legal_actions(seat);
+            let a = if legal.actions.is_empty() {
+                let crate::action::Requirement::Discard { count } = legal.requirements[0] else {
+                    panic!("unexpected requirement")
+                };
+                let hand = g.players[seat as usize].hand;
+                let mut cards = ResourceSet::EMPTY;
+                for k in 0..count as u32 {
+                    cards[hand.nth_card(k)] += 1;
+                }
+                Action::Discard { cards }
+            } else {
+                legal.actions[rng.below(legal.actions.len() as u32) as usize]
+            };
+            g.apply(seat, a).unwrap();
+            steps += 1;
+        }
+        assert!(checked >= 5, "seed {seed}: {checked} positions checked");
+    }
+}
+
+/// A position written by hand: barbarians (one hex conquered), knights, gold, prisoners
+/// and a card waiting for its choice; read back with the derived state filled in.
+#[test]
+fn a_hand_written_position_sets_up_conquest_knights_and_a_card() {
+    let g = blank(41);
+    let coast = coastal(&g);
+    let mut p = g.position();
+    p.phase = Phase::Barbarians(BP::Intrigue);
+    p.barbarians = Some(BarbariansPosition {
+        barbarians: vec![3, 0, 1, 0, 0, 0, 0, 0, 0, 2],
+        prisoners: vec![2, 0, 0, 1],
+        gold: vec![5, 0, 3, 0],
+        knights: vec![
+            KnightPosition { edge: 3, seat: 0 },
+            KnightPosition { edge: 40, seat: 2 },
+        ],
+        discards: [2, 0, 1, 0],
+        card: Some(Card::Intrigue),
+        gold_buys: 1,
+        ..BarbariansPosition::default()
+    });
+    let game = Game::from_position(config(4), &p, 41).unwrap();
+    let b = game.barbarians_state().unwrap();
+    assert!(b.is_conquered(coast[0]) && !b.is_conquered(coast[9]));
+    assert_eq!(b.supply, 30 - 6 - 3);
+    assert_eq!(b.knights_left[..4], [5, 6, 5, 6]);
+    assert_eq!(b.deck_len as usize, DECK - 4);
+    assert_eq!(
+        game.legal_actions(0).actions.len(),
+        3,
+        "an Intrigue on one of 3 hexes"
+    );
+    let read = game.position();
+    let part = read.barbarians.clone().unwrap();
+    assert_eq!(part.supply, Some(21));
+    assert_eq!(part.deck.as_ref().map(Vec::len), Some(DECK - 4));
+    assert_eq!(
+        Game::from_position(config(4), &read, 41).unwrap().position(),
+        read
+    );
+}
+
+/// The position of a blank game in its main phase with `f` applied to the part.
+fn with_part(f: impl FnOnce(&mut Position, &mut BarbariansPosition)) -> Result<Game, PositionError> {
+    let g = blank(42);
+    let mut p = g.position();
+    let mut part = p.barbarians.take().unwrap();
+    part.deck = None;
+    f(&mut p, &mut part);
+    p.barbarians = Some(part);
+    Game::from_position(config(4), &p, 42)
+}
+
+fn refused_because(f: impl FnOnce(&mut Position, &mut BarbariansPosition), why: &str) {
+    match with_part(f) {
+        Ok(_) => panic!("a position that should be refused ({why}) was accepted"),
+        Err(e) => assert!(e.to_string().contains(why), "expected {why:?}, got: {e}"),
+    }
+}
+
+#[test]
+fn impossible_barbarian_positions_are_refused_with_a_reason() {
+    with_part(|_, _| {}).expect("the unmodified position");
+    // Barbarians: conservation, at most 3 a hex, one count per coastal hex.
+    refused_because(|_, b| b.supply = Some(27), "the game has 30");
+    refused_because(|_, b| b.prisoners = vec![20, 10, 0, 1], "the game has 30");
+    refused_because(
+        |_, b| b.barbarians = vec![4, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        "at most 3",
+    );
+    refused_because(|_, b| b.barbarians = vec![1, 1], "the coast has 10 hexes");
+    refused_because(|_, b| b.gold = vec![1, 2], "entries for a 4-player game");
+    // Knights: at most 6 each, one per path, only on the board's paths.
+    refused_because(
+        |_, b| b.knights = (0..7).map(|e| KnightPosition { edge: e * 3, seat: 1 }).collect(),
+        "more than 6 knights",
+    );
+    refused_because(
+        |_, b| {
+            b.knights = vec![
+                KnightPosition { edge: 5, seat: 0 },
+                KnightPosition { edge: 5, seat: 1 },
+            ]
+        },
+        "two knights on path 5",
+    );
+    refused_because(
+        |_, b| b.knights = vec![KnightPosition { edge: 200, seat: 0 }],
+        "no edge 200",
+    );
+    refused_because(
+        |_, b| b.knights = vec![KnightPosition { edge: 7, seat: 5 }],
+        "seat 5",
+    );
+    // This turn: fresh castle knights, moved knights, gold buys.
+    refused_because(
+        |_, b| {
+            b.knights = vec![KnightPosition { edge: 7, seat: 0 }];
+            b.castle_fresh = vec![7];
+        },
+        "not a castle path",
+    );
+    refused_because(
+        |_, b| {
+            b.knights = vec![KnightPosition { edge: 7, seat: 1 }];
+            b.moved = vec![7];
+        },
+        "no knight of the current player",
+    );
+    refused_because(
+        |_, b| {
+            b.knights = vec![KnightPosition { edge: 7, seat: 0 }];
+            b.moved = vec![7];
+        },
+        "exactly in the phase `move_knights`",
+    );
+    refused_because(
+        |p, _| p.phase = Phase::Barbarians(BP::MoveKnights),
+        "exactly in the phase",
+    );
+    refused_because(|_, b| b.gold_buys = 3, "at most 2");
+    refused_because(
+        |p, b| {
+            p.phase = Phase::Roll;
+            p.dice = None;
+            b.gold_buys = 1;
+        },
+        "before the roll",
+    );
+    // The deck and the card being carried out.
+    refused_because(|_, b| b.deck = Some(vec![Card::Treason; 26]), "the game has");
+    refused_because(|_, b| b.discards = [15, 0, 0, 0], "the game has 14");
+    refused_because(|_, b| b.card = Some(Card::Treason), "does not fit the phase");
+    refused_because(
+        |p, _| p.phase = Phase::Barbarians(BP::Treason),
+        "does not fit the phase",
+    );
+    refused_because(
+        |p, b| {
+            p.phase = Phase::Barbarians(BP::Intrigue);
+            b.card = Some(Card::Intrigue);
+            b.barbarians = vec![0; 10];
+            b.supply = None;
+        },
+        "no coastal hex holds a barbarian",
+    );
+    // Gold is never negative: it does not parse.
+    assert!(serde_json::from_str::<BarbariansPosition>(r#"{"gold":[-1,0,0,0]}"#).is_err());
+}
+
+#[test]
+fn positions_refuse_a_foreign_board_a_missing_part_and_a_busy_set_up() {
+    // A base game's board is not a Barbarian Invasion board.
+    let base = Game::new(GameConfig::with_players(4), 1).unwrap();
+    let mut p = blank(43).position();
+    p.board = base.position().board;
+    let e = Game::from_position(config(4), &p, 43).unwrap_err();
+    assert!(matches!(e, PositionError::Board(_)), "{e}");
+    // The game plays the scenario: its part is required; a part in another game is refused.
+    let mut p = blank(43).position();
+    p.barbarians = None;
+    let e = Game::from_position(config(4), &p, 43).unwrap_err();
+    assert!(e.to_string().contains("needs its part"), "{e}");
+    let mut p = base.position();
+    p.barbarians = Some(BarbariansPosition::default());
+    let e = Game::from_position(GameConfig::with_players(4), &p, 1).unwrap_err();
+    assert!(e.to_string().contains("does not play"), "{e}");
+    // In the set-up nothing has happened yet.
+    let fresh = Game::new(config(4), 43).unwrap();
+    let p = fresh.position();
+    assert_eq!(Game::from_position(config(4), &p, 43).unwrap().position(), p);
+    let mut busy = p.clone();
+    busy.barbarians.as_mut().unwrap().gold = vec![2, 0, 0, 0];
+    let e = Game::from_position(config(4), &busy, 43).unwrap_err();
+    assert!(e.to_string().contains("set-up"), "{e}");
+}
+
+// ----- liveness ---------------------------------------------------------------------------
+
+#[test]
+fn a_game_may_still_score_until_barbarians_building_and_income_run_out() {
+    assert!(Game::new(config(3), 44).unwrap().may_still_score(), "the set-up");
+    let mut g = blank(44);
+    assert!(!g.may_still_score(), "no card, no gold, no building: no income");
+    give(&mut g, 1, one(Ore));
+    assert!(g.may_still_score(), "barbarians still to capture");
+    // Every barbarian a prisoner, nobody with a piece on the board: dead.
+    let coast = coastal(&g);
+    for &h in &coast {
+        set_barbarians(&mut g, h, 0);
+    }
+    let b = g.bs_mut();
+    b.prisoners[..4].copy_from_slice(&[8, 8, 7, 7]);
+    b.supply = 0;
+    check(&g);
+    assert!(!g.may_still_score());
+    // A settlement on a producing hex with a city in supply: alive again.
+    let corner = (0..g.topo.corner_count() as u8)
+        .find(|&c| {
+            g.topo.corner_hexes[c as usize]
+                .iter()
+                .any(|&h| h != crate::board::NONE && g.board.token[h as usize] != 0)
+        })
+        .unwrap();
+    settle(&mut g, 0, corner);
+    assert!(g.may_still_score());
+    // Without cities, settlements, or roads and spots left, a settlement alone is not enough.
+    g.players[0].cities_left = 0;
+    g.players[0].settlements_left = 0;
+    assert!(!g.may_still_score());
+    g.players[0].settlements_left = 1;
+    g.players[0].roads_left = 1;
+    assert!(
+        g.may_still_score(),
+        "a road from the settlement, then a settlement"
+    );
 }

@@ -146,10 +146,14 @@ impl ScenarioState {
     /// rest of `game` (built from the same position), by the scenario's own function. A
     /// part for a scenario the game does not play is refused; adding a scenario adds its
     /// field to [`Position`], its name below and one arm.
-    pub(crate) fn from_position(game: &Game, position: &Position) -> Result<ScenarioState, PositionError> {
+    pub(crate) fn from_position(
+        game: &mut Game,
+        position: &Position,
+    ) -> Result<ScenarioState, PositionError> {
         let parts = [
             (Scenario::Helpers, "helpers", position.helpers.is_some()),
             (Scenario::Frenemies, "frenemies", position.frenemies.is_some()),
+            (Scenario::Barbarians, "barbarians", position.barbarians.is_some()),
         ];
         for (scenario, name, given) in parts {
             if given && game.config.scenario != Some(scenario) {
@@ -174,12 +178,27 @@ impl ScenarioState {
                 ScenarioState::Frenemies(game.frenemies_from_position(part)?)
             }
             Some(Scenario::Barbarians) => {
-                return Err(PositionError::Scenario {
-                    scenario: "barbarians",
-                    reason: "positions for Barbarian Invasion are not supported yet".into(),
-                })
+                let part = position
+                    .barbarians
+                    .as_ref()
+                    .ok_or_else(|| missing("barbarians"))?;
+                ScenarioState::Barbarians(game.barbarians_from_position(part)?)
             }
         })
+    }
+}
+
+/// Hook: a scenario that brings its own board checks a position's board against its own
+/// components (in place of the core's layout); `None`: the core's check.
+pub(crate) fn board_from_parts(
+    config: &GameConfig,
+    terrain: &[crate::board::Terrain],
+    tokens: &[Option<u8>],
+    harbors: &[crate::board::HarborKind],
+) -> Option<Result<Board, String>> {
+    match config.scenario {
+        Some(Scenario::Barbarians) => Some(crate::barbarians::board_from_parts(terrain, tokens, harbors)),
+        None | Some(Scenario::Helpers) | Some(Scenario::Frenemies) => None,
     }
 }
 
@@ -190,7 +209,15 @@ impl Game {
             ScenarioState::Base => {}
             ScenarioState::Helpers(h) => p.helpers = Some(self.helpers_position(h)),
             ScenarioState::Frenemies(f) => p.frenemies = Some(self.frenemies_position(f)),
-            ScenarioState::Barbarians(_) => {}
+            ScenarioState::Barbarians(b) => p.barbarians = Some(self.barbarians_position(b)),
+        }
+    }
+
+    /// Hook: the scenario state of a position is in place: derived state follows it
+    /// (Barbarian Invasion: no harbor through a conquered building).
+    pub(crate) fn hook_position_set(&mut self) {
+        if let ScenarioState::Barbarians(_) = self.scenario {
+            self.barbarians_recompute_harbors();
         }
     }
 

@@ -207,6 +207,8 @@ fn player_2_may_not_trade_with_other_players() {
         give: one(Brick),
         get: one(Ore),
         to: SeatSet::EMPTY,
+        give_gold: 0,
+        get_gold: 0,
     };
     let e = assert_refused(&mut g, p2, offer);
     assert!(e.to_string().contains("only with the bank"), "{e}");
@@ -227,6 +229,8 @@ fn player_2_may_not_trade_with_other_players() {
             give: one(Brick),
             get: one(Ore),
             to: SeatSet::EMPTY,
+            give_gold: 0,
+            get_gold: 0,
         },
     );
     // An offer still open when player 1 ends the turn is withdrawn.

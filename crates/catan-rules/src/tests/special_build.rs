@@ -166,6 +166,8 @@ fn special_build_turn_refuses_trades_and_card_plays() {
             give: one(Brick),
             get: one(Ore),
             to: to_all,
+            give_gold: 0,
+            get_gold: 0,
         },
         Action::PlayKnight,
         Action::PlayMonopoly { resource: Ore },
@@ -193,6 +195,8 @@ fn special_build_turn_refuses_trades_and_card_plays() {
             give: one(Brick),
             get: one(Ore),
             to: to_all,
+            give_gold: 0,
+            get_gold: 0,
         },
     ] {
         assert_refused(&mut g, 0, a);

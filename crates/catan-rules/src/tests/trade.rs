@@ -18,6 +18,8 @@ fn offer(give: ResourceSet, get: ResourceSet, to: &[Seat]) -> Action {
         give,
         get,
         to: seats(to),
+        give_gold: 0,
+        get_gold: 0,
     }
 }
 
@@ -73,7 +75,9 @@ fn offer_to_everyone() {
         seat: 0,
         give: one(Brick),
         get: one(Wool),
-        to: seats(&[1, 2, 3])
+        to: seats(&[1, 2, 3]),
+        give_gold: 0,
+        get_gold: 0
     }));
     for s in 1..4 {
         assert_eq!(o.responses[s], Response::Pending);
@@ -98,6 +102,8 @@ fn offer_to_named_players() {
         Action::CounterOffer {
             give: one(Grain),
             get: one(Brick),
+            give_gold: 0,
+            get_gold: 0,
         },
     );
     assert!(g.legal_actions(1).is_empty());
@@ -135,7 +141,9 @@ fn accept_decline_and_complete_with_one_acceptor() {
         seat: 0,
         with: 2,
         gave: one(Brick),
-        got: one(Wool)
+        got: one(Wool),
+        gave_gold: 0,
+        got_gold: 0
     }));
     assert_eq!(hand(&g, 0), rs(1, 2, 1, 0, 0));
     assert_eq!(hand(&g, 2), rs(1, 0, 1, 0, 1));
@@ -167,7 +175,16 @@ fn counter_offer_can_be_completed() {
         (one(Grain), one(Grain)),
         (one(Ore), one(Lumber)),
     ] {
-        let err = assert_refused(&mut g, 1, Action::CounterOffer { give, get });
+        let err = assert_refused(
+            &mut g,
+            1,
+            Action::CounterOffer {
+                give,
+                get,
+                give_gold: 0,
+                get_gold: 0,
+            },
+        );
         assert!(matches!(err, RuleError::InvalidTrade { .. }), "{err:?}");
     }
     let ev = ok(
@@ -176,12 +193,16 @@ fn counter_offer_can_be_completed() {
         Action::CounterOffer {
             give: n_of(Grain, 2),
             get: one(Lumber),
+            give_gold: 0,
+            get_gold: 0,
         },
     );
     assert!(ev.contains(&Event::TradeCountered {
         seat: 1,
         give: n_of(Grain, 2),
-        get: one(Lumber)
+        get: one(Lumber),
+        give_gold: 0,
+        get_gold: 0
     }));
     ok(&mut g, 0, Action::ConfirmTrade { with: 1 });
     assert_eq!(hand(&g, 0), rs(2, 1, 0, 2, 0));
@@ -219,6 +240,8 @@ fn players_other_than_the_current_one_never_trade_with_each_other() {
         Action::CounterOffer {
             give: one(Grain),
             get: one(Lumber),
+            give_gold: 0,
+            get_gold: 0,
         },
     );
     ok(&mut g, 2, Action::AcceptTrade);
@@ -414,4 +437,46 @@ fn maritime_needs_the_card_in_the_bank() {
         },
     );
     check(&g);
+}
+
+#[test]
+fn gold_is_traded_only_in_barbarian_invasion() {
+    let mut g = trading();
+    for a in [
+        Action::OfferTrade {
+            give: one(Brick),
+            get: one(Wool),
+            give_gold: 1,
+            get_gold: 0,
+            to: SeatSet::EMPTY,
+        },
+        Action::OfferTrade {
+            give: one(Brick),
+            get: ResourceSet::EMPTY,
+            give_gold: 0,
+            get_gold: 2,
+            to: SeatSet::EMPTY,
+        },
+    ] {
+        let err = assert_refused(&mut g, 0, a);
+        assert!(err.to_string().contains("only in Barbarian Invasion"), "{err}");
+    }
+    ok(&mut g, 0, offer(one(Brick), one(Wool), &[1]));
+    let err = assert_refused(
+        &mut g,
+        1,
+        Action::CounterOffer {
+            give: one(Wool),
+            get: ResourceSet::EMPTY,
+            give_gold: 0,
+            get_gold: 1,
+        },
+    );
+    assert!(err.to_string().contains("only in Barbarian Invasion"), "{err}");
+    // No gold requirement outside the scenario.
+    assert!(!g
+        .legal_actions(1)
+        .requirements
+        .iter()
+        .any(|r| matches!(r, crate::action::Requirement::TradeGold { .. })));
 }
