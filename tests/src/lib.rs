@@ -129,7 +129,10 @@ pub async fn http_text(addr: SocketAddr, method: &str, path: &str, body: Option<
             .header("content-type", "application/json")
             .body(body.to_string());
     }
-    let resp = req.send().await.unwrap_or_else(|e| panic!("HTTP {path}: {e} ({e:?})"));
+    let resp = req
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("HTTP {path}: {e} ({e:?})"));
     let status = resp.status().as_u16();
     (status, resp.text().await.unwrap_or_default())
 }
