@@ -624,6 +624,70 @@ async fn the_five_six_island_and_every_scenario_play_in_the_browser() {
     server.stop().await;
 }
 
+/// The turn timer and away players in the page: the banner counts down to the view's
+/// `deadline_ms`; when Bo's page closes, Ann's player list shows Bo away, then played by
+/// the bot after the grace time (from the view's `away` and `bot_controlled`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_countdown_and_away_players_show_in_the_page() {
+    let Some(browser) = Browser::launch().await else {
+        return;
+    };
+    let server = TestServer::start(None).await;
+    let base = format!("http://{}", server.addr);
+    let (code, _) = server
+        .create_room(json!({
+            "players": 3, "bots": 1,
+            "turn_limit_ms": 600000, "reaction_limit_ms": 60000, "away_grace_ms": 2000
+        }))
+        .await;
+    let ann_ctx = browser.new_context().await.unwrap();
+    let ann = browser.new_page(Some(&ann_ctx), 1280, 900).await.unwrap();
+    ann.goto(&format!("{base}/r/{code}")).await.unwrap();
+    take_seat(&ann, "Ann").await;
+    let bo_ctx = browser.new_context().await.unwrap();
+    let bo = browser.new_page(Some(&bo_ctx), 1280, 900).await.unwrap();
+    bo.goto(&format!("{base}/r/{code}")).await.unwrap();
+    take_seat(&bo, "Bo").await;
+    ann.wait_for(
+        "document.querySelector('[data-start]') && !document.querySelector('[data-start]').disabled",
+        "the start button",
+    )
+    .await
+    .unwrap();
+    ann.click("[data-start]").await.unwrap();
+    let left = ann
+        .wait_for(
+            "document.querySelector('[data-countdown]')?.textContent",
+            "the countdown",
+        )
+        .await
+        .unwrap();
+    let left = left.as_str().unwrap().to_string();
+    assert!(
+        left.contains("time left 9:") || left.contains("time left 10:00"),
+        "a 10-minute turn counts down: {left:?}"
+    );
+    let conn = |seat: u8| format!("document.querySelector('[data-player=\"{seat}\"] .conn')?.textContent");
+    assert_eq!(ann.eval(&conn(1)).await.unwrap(), json!("connected"));
+    assert_eq!(ann.eval(&conn(2)).await.unwrap(), json!("bot"));
+    bo.close().await.unwrap();
+    ann.wait_for(&format!("{} === 'away'", conn(1)), "Bo away")
+        .await
+        .unwrap();
+    ann.screenshot(&shots().join("away.png")).await.unwrap();
+    ann.wait_for(
+        &format!("{} === 'away · bot plays'", conn(1)),
+        "the bot plays Bo's seat",
+    )
+    .await
+    .unwrap();
+    ann.screenshot(&shots().join("away-bot-plays.png")).await.unwrap();
+    assert_eq!(ann.eval(&conn(0)).await.unwrap(), json!("connected"));
+    assert!(ann.errors().is_empty(), "JavaScript errors: {:?}", ann.errors());
+    drop(browser);
+    server.stop().await;
+}
+
 /// Without a browser: the pages and every file they load, with their content types and
 /// cache headers, and the total a game page downloads (at most 300 KB).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

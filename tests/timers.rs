@@ -160,6 +160,53 @@ async fn an_idle_seat_is_played_by_its_timers_to_the_end() {
     server.stop().await;
 }
 
+/// A view's list of seats under `key` (`away`, `bot_controlled`; absent: none).
+fn seats_in(view: &Value, key: &str) -> Vec<u64> {
+    match view.get(key) {
+        None => Vec::new(),
+        Some(v) => v
+            .as_array()
+            .unwrap_or_else(|| panic!("{key} is a list: {v}"))
+            .iter()
+            .map(|s| s.as_u64().unwrap())
+            .collect(),
+    }
+}
+
+/// The watcher's patched view comes to say which seats are away and bot-controlled (the
+/// change may come in an update of its own, with no events, or with an action's), and a
+/// resync snapshot at the same version equals the patched view.
+async fn expect_control(watcher: &mut Client, away: &[u64], bots: &[u64]) {
+    let matches = |v: &Value| seats_in(v, "away") == away && seats_in(v, "bot_controlled") == bots;
+    if watcher.view.is_none() {
+        watcher
+            .recv_until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await;
+    }
+    while !matches(watcher.view.as_ref().unwrap()) {
+        watcher
+            .recv_until(|m| matches!(m, ServerMsg::Update { .. }))
+            .await;
+    }
+    watcher.send(json!({"type": "resync"})).await;
+    loop {
+        let m = match watcher.recv().await {
+            Got::Msg(m) => m,
+            Got::Closed(c) => panic!("closed ({c:?}) while waiting for a snapshot"),
+        };
+        if let ServerMsg::Snapshot { v, view } = &m {
+            assert_eq!(*v, watcher.v, "the snapshot is at the version last patched to");
+            assert_eq!(
+                Some(view),
+                watcher.view.as_ref(),
+                "patched view differs from a snapshot at v{v}"
+            );
+            break;
+        }
+        watcher.track(&m);
+    }
+}
+
 fn seat0(m: &ServerMsg) -> Option<&catan_protocol::SeatInfo> {
     match m {
         ServerMsg::Room {
@@ -197,6 +244,7 @@ async fn an_away_seat_is_played_by_a_bot_and_handed_back_on_reconnect() {
     )
     .cloned();
     assert!(s.is_some_and(|s| !s.away && !s.controlled_by_bot && !s.bot));
+    expect_control(&mut watcher, &[], &[1, 2]).await;
     // The set-up waits on seat 0 (a person) or comes to it; then Ann leaves.
     ann.ws.close(None).await.unwrap();
     let m = watcher
@@ -204,10 +252,12 @@ async fn an_away_seat_is_played_by_a_bot_and_handed_back_on_reconnect() {
         .await;
     let s = seat0(&m).unwrap();
     assert!(s.away && !s.controlled_by_bot, "away, not yet taken over: {s:?}");
+    expect_control(&mut watcher, &[0], &[1, 2]).await;
     let m = watcher
         .recv_until(|m| seat0(m).is_some_and(|s| s.controlled_by_bot))
         .await;
     assert!(seat0(&m).unwrap().away, "still away while the bot plays");
+    expect_control(&mut watcher, &[0], &[0, 1, 2]).await;
     // The bot plays seat 0: the watcher sees it end one of seat 0's turns.
     watcher
         .recv_until(|m| match m {
@@ -227,6 +277,7 @@ async fn an_away_seat_is_played_by_a_bot_and_handed_back_on_reconnect() {
         .recv_until(|m| seat0(m).is_some_and(|s| s.connected && !s.controlled_by_bot))
         .await;
     assert!(!seat0(&m).unwrap().away);
+    expect_control(&mut watcher, &[], &[1, 2]).await;
     // From now on every end of seat 0's turn is one Ann asked for.
     let mut rng = Rng::new(5);
     let (mut sent, mut refused, mut ended) = (0u32, 0u32, 0u32);

@@ -4,7 +4,7 @@
 //! client whose queue is full is dropped (it can reconnect and get a snapshot).
 
 use crate::turn_timer::{Moment, TurnTimer};
-use crate::view_stream::{Frame, ViewStream};
+use crate::view_stream::{Frame, ServerFields, ViewStream};
 use crate::AppState;
 use axum::extract::ws::{Message, Utf8Bytes};
 use catan_bots::Bot;
@@ -129,6 +129,9 @@ struct Room {
     /// Messages held back until the journal has committed the actions they show: each
     /// entry is released once `durable` reaches its count, in order.
     held: VecDeque<(u64, Vec<(ConnId, Utf8Bytes)>)>,
+    /// The seats' control state (`away`, `bot_controlled`) every viewer's view has been
+    /// sent: when it changes without an action, [`Room::sync_control`] sends it.
+    control_sent: (Vec<Seat>, Vec<Seat>),
 }
 
 /// Why an action was not applied.
@@ -231,6 +234,7 @@ pub fn spawn(
         journal: app.journal.clone(),
         durable: Durable::new(0),
         held: VecDeque::new(),
+        control_sent: Default::default(),
     };
     crate::metrics::room_status(None, Some(status_label(RoomStatus::Lobby)));
     let span = tracing::info_span!("room", code = %code);
@@ -330,6 +334,7 @@ pub fn resume(app: &AppState, live: ResumedGame) -> Result<usize, ResumeError> {
         seats_changed: false,
         journal: app.journal.clone(),
         held: VecDeque::new(),
+        control_sent: Default::default(),
     };
     crate::metrics::room_status(None, Some(status_label(RoomStatus::Playing)));
     let span = tracing::info_span!("room", code = %live.code);
@@ -354,6 +359,7 @@ impl Room {
             tokio::select! {
                 _ = durable.changed(), if !self.held.is_empty() => {
                     self.release();
+                    self.sync_control();
                     if std::mem::take(&mut self.seats_changed) {
                         self.broadcast_room();
                     }
@@ -366,6 +372,7 @@ impl Room {
                     }
                     Some(m) => {
                         self.handle(m);
+                        self.sync_control();
                         if std::mem::take(&mut self.seats_changed) {
                             self.broadcast_room();
                         }
@@ -374,6 +381,7 @@ impl Room {
                 _ = tokio::time::sleep_until(deadline.min(self.next_timer())) => {
                     if !self.expired() {
                         self.on_timers();
+                        self.sync_control();
                         if std::mem::take(&mut self.seats_changed) {
                             self.broadcast_room();
                         }
@@ -535,7 +543,7 @@ impl Room {
                     name: s.name.clone(),
                     bot: s.bot,
                     connected: s.conn.is_some(),
-                    away: !s.bot && s.conn.is_none() && self.status == RoomStatus::Playing,
+                    away: self.away(s),
                     controlled_by_bot: s.bot_controlled(),
                 })
                 .collect(),
@@ -834,8 +842,9 @@ impl Room {
         let mut snapshots = Vec::with_capacity(conns.len());
         {
             // One frame for all: the snapshots share one serialized public view.
-            let deadline = self.timer.deadline().map(|d| d.epoch_ms);
-            let mut frame = Frame::with_deadline(self.game.as_ref().unwrap(), &[], deadline);
+            let server = self.server_fields();
+            self.control_sent = (server.away.clone(), server.bot_controlled.clone());
+            let mut frame = Frame::with_server(self.game.as_ref().unwrap(), &[], server);
             for c in conns {
                 if let Some(msg) = snapshot_in(&self.conns, &mut self.seats, &mut self.spect, c, &mut frame) {
                     snapshots.push((c, msg));
@@ -881,8 +890,9 @@ impl Room {
     }
 
     fn send_snapshot(&mut self, conn: ConnId) {
-        let deadline = self.timer.deadline().map(|d| d.epoch_ms);
-        let mut frame = Frame::with_deadline(self.game.as_ref().expect("started"), &[], deadline);
+        // Not recorded in `control_sent`: the other viewers may not have this state yet.
+        let server = self.server_fields();
+        let mut frame = Frame::with_server(self.game.as_ref().expect("started"), &[], server);
         let msg = snapshot_in(&self.conns, &mut self.seats, &mut self.spect, conn, &mut frame);
         drop(frame);
         if let Some(msg) = msg {
@@ -945,17 +955,44 @@ impl Room {
                 ack: self.durable.clone(),
             });
         }
-        let game = self.game.as_ref().unwrap();
-        self.timer.follow(game, Some(seat), Moment::now());
+        self.timer
+            .follow(self.game.as_ref().unwrap(), Some(seat), Moment::now());
         self.timer_idle = false;
-        let deadline = self.timer.deadline().map(|d| d.epoch_ms);
+        self.broadcast_update(&events);
+        crate::metrics::broadcast_time(started.elapsed().as_secs_f64());
+        if self.game.as_ref().unwrap().is_over() {
+            self.finish();
+        } else if self.turn_capped() {
+            tracing::info!(
+                cap = self.app.config.bot_turn_cap,
+                "turn cap reached; stopping unfinished"
+            );
+            self.finish();
+        }
+        Ok(())
+    }
+
+    /// Sends every viewer the next version of its view: the patch from the last view it
+    /// received and `events` (none for a change of the server's fields alone).
+    fn broadcast_update(&mut self, events: &[catan_rules::Event]) {
+        let server = self.server_fields();
+        self.control_sent = (server.away.clone(), server.bot_controlled.clone());
+        let game = self.game.as_ref().expect("started");
         let mut outgoing: Vec<(ConnId, Utf8Bytes)> = Vec::new();
         // What all viewers share (the public view and its diff, public events) is
         // computed once for this action.
-        let mut frame = Frame::with_deadline(game, &events, deadline);
+        let mut frame = Frame::with_server(game, events, server);
         // Seats with a connection: their own view, diffed against the last one sent.
         for slot in self.seats.iter_mut() {
-            let Some(conn) = slot.conn else { continue };
+            let Some(conn) = slot.conn else {
+                // A change of the server's fields alone keeps every seat's version in
+                // step, so that players rejoining one after another (after a restart)
+                // are at the same version, as they are when actions alone move them.
+                if events.is_empty() {
+                    slot.stream.skip();
+                }
+                continue;
+            };
             if let Some(msg) = slot.stream.update(&mut frame) {
                 outgoing.push((conn, msg));
             }
@@ -969,18 +1006,45 @@ impl Room {
             outgoing.extend(spectators.into_iter().map(|c| (c, msg.clone())));
         }
         drop(frame);
+        // Through the hold-back like an action's update: it must not overtake those held.
         self.emit(outgoing);
-        crate::metrics::broadcast_time(started.elapsed().as_secs_f64());
-        if self.game.as_ref().unwrap().is_over() {
-            self.finish();
-        } else if self.turn_capped() {
-            tracing::info!(
-                cap = self.app.config.bot_turn_cap,
-                "turn cap reached; stopping unfinished"
-            );
-            self.finish();
+    }
+
+    /// Whether a seat's player is away: a person's seat with no connection during the game.
+    fn away(&self, s: &SeatSlot) -> bool {
+        !s.bot && s.conn.is_none() && self.status == RoomStatus::Playing
+    }
+
+    /// What the server adds to every view now: the timer's deadline and the seats' control.
+    fn server_fields(&self) -> ServerFields {
+        let seats = self.seats.iter().enumerate();
+        let (away, bots) = seats.fold((Vec::new(), Vec::new()), |(mut away, mut bots), (i, s)| {
+            if self.away(s) {
+                away.push(i as Seat);
+            }
+            if s.bot_controlled() {
+                bots.push(i as Seat);
+            }
+            (away, bots)
+        });
+        ServerFields {
+            deadline_ms: self.timer.deadline().map(|d| d.epoch_ms),
+            away,
+            bot_controlled: bots,
         }
-        Ok(())
+    }
+
+    /// A seat became away or came back, or a bot took a seat over or handed it back,
+    /// without an action to carry it: every viewer gets an update with no events and the
+    /// patch of its view's `away`/`bot_controlled`. Not journaled (not an action).
+    fn sync_control(&mut self) {
+        if self.game.is_none() {
+            return;
+        }
+        let server = self.server_fields();
+        if (&server.away, &server.bot_controlled) != (&self.control_sent.0, &self.control_sent.1) {
+            self.broadcast_update(&[]);
+        }
     }
 
     /// Lets bot seats act: at once with no think delay (in chunks, so the mailbox is

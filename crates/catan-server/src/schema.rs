@@ -32,7 +32,7 @@ pub fn schema() -> Value {
     add::<catan_store::Replay>(&mut generator, &mut refs);
     add::<crate::stats::GameStats>(&mut generator, &mut refs);
     let mut defs = generator.take_definitions(true);
-    // The one view field the server adds around the rules' view (the rules have no clock).
+    // The view fields the server adds around the rules' view (the rules have no clock).
     if let Some(props) = defs
         .get_mut("View")
         .and_then(|v| v.get_mut("properties"))
@@ -44,6 +44,21 @@ pub fn schema() -> Value {
                 "description": "When the server moves for the seats in `waiting_on` that have not acted (epoch milliseconds); absent when no timer runs.",
                 "type": "integer",
             }),
+        );
+        let seats = |what: &str| {
+            json!({
+                "description": what,
+                "type": "array",
+                "items": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255},
+            })
+        };
+        props.insert(
+            crate::view_stream::AWAY.into(),
+            seats("The seats whose player is away (a person's seat with no connection during the game), in seat order; absent when none is."),
+        );
+        props.insert(
+            crate::view_stream::BOT_CONTROLLED.into(),
+            seats("The seats a bot moves for (bot seats and seats taken over from away players), in seat order; absent when none is."),
         );
     }
     json!({

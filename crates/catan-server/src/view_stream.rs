@@ -24,7 +24,7 @@
 use crate::diff::{Doc, PatchWriter};
 use axum::extract::ws::Utf8Bytes;
 use catan_protocol::ServerMsg;
-use catan_rules::{redact, Event, Game, SeatParts, View, Viewer};
+use catan_rules::{redact, Event, Game, Seat, SeatParts, View, Viewer};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -146,11 +146,11 @@ struct Public {
 }
 
 /// Writes every part of `v` (the public view): each field in serde's order, `players` one
-/// entry per part, then the server's `deadline_ms` when there is one. A part equal (typed)
+/// entry per part, then the server's fields ([`ServerFields`]) that are present. A part equal (typed)
 /// to the same part of `base`, the public view before, is copied from its text rather than
 /// serialized again: most of the view does not change in an action. The exhaustive pattern
 /// makes a new `View` field a compile error here.
-fn public_parts(v: &View, base: Option<&Public>, deadline_ms: Option<i64>) -> Parts {
+fn public_parts(v: &View, base: Option<&Public>, server: &ServerFields) -> Parts {
     let View {
         viewer,
         config,
@@ -214,15 +214,46 @@ fn public_parts(v: &View, base: Option<&Public>, deadline_ms: Option<i64>) -> Pa
             p.barbarians.as_ref() == Some(f)
         });
     }
-    if let Some(d) = deadline_ms {
-        b.push(Key::Field(DEADLINE), &d);
-    }
+    server.each(|key, value| b.push(Key::Field(key), &value));
     b.build()
 }
 
 /// The view field the server adds (not the rules, which have no clock): when the seats in
 /// `waiting_on` will be moved for, in epoch milliseconds; absent with no timer running.
 pub const DEADLINE: &str = "deadline_ms";
+/// The view field listing the seats whose player is away (a person's seat with no
+/// connection during the game); absent when none is.
+pub const AWAY: &str = "away";
+/// The view field listing the seats a bot moves for (bot seats and seats taken over from
+/// away players); absent when none is.
+pub const BOT_CONTROLLED: &str = "bot_controlled";
+
+/// The fields the server adds to every viewer's view (the same in all of them): the rules
+/// know nothing of clocks or connections. Each is absent from the view when empty, so a
+/// game without timers, bots or absences has the rules' view unchanged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServerFields {
+    pub deadline_ms: Option<i64>,
+    /// In seat order.
+    pub away: Vec<Seat>,
+    /// In seat order.
+    pub bot_controlled: Vec<Seat>,
+}
+
+impl ServerFields {
+    /// The fields present, in the view's order, as JSON values.
+    fn each(&self, mut f: impl FnMut(&'static str, serde_json::Value)) {
+        if let Some(d) = self.deadline_ms {
+            f(DEADLINE, d.into());
+        }
+        if !self.away.is_empty() {
+            f(AWAY, self.away.clone().into());
+        }
+        if !self.bot_controlled.is_empty() {
+            f(BOT_CONTROLLED, self.bot_controlled.clone().into());
+        }
+    }
+}
 
 /// The parts of a seat's view that differ from the public view `p`, from the seat's own
 /// parts ([`Game::seat_parts`]: the rules compute only what depends on the viewer).
@@ -305,7 +336,7 @@ pub struct Frame<'g> {
     view: Option<View>,
     public: Option<Arc<Public>>,
     events: &'g [Event],
-    deadline_ms: Option<i64>,
+    server: ServerFields,
     public_events: Vec<Event>,
     public_events_text: String,
     diffs: Vec<SharedDiff>,
@@ -323,6 +354,15 @@ impl<'g> Frame<'g> {
 
     /// [`Frame::new`] with the turn timer's deadline, which every viewer's view carries.
     pub fn with_deadline(game: &'g Game, events: &'g [Event], deadline_ms: Option<i64>) -> Self {
+        let server = ServerFields {
+            deadline_ms,
+            ..ServerFields::default()
+        };
+        Frame::with_server(game, events, server)
+    }
+
+    /// [`Frame::new`] with the fields the server adds to every viewer's view.
+    pub fn with_server(game: &'g Game, events: &'g [Event], server: ServerFields) -> Self {
         let view = game.view_state(Viewer::Spectator);
         let public_events: Vec<Event> = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
         let public_events_text = serde_json::to_string(&public_events).expect("events serialize");
@@ -331,7 +371,7 @@ impl<'g> Frame<'g> {
             view: Some(view),
             public: None,
             events,
-            deadline_ms,
+            server,
             public_events,
             public_events_text,
             diffs: Vec::new(),
@@ -351,7 +391,7 @@ impl<'g> Frame<'g> {
             .view
             .take()
             .expect("the view is kept until the parts are built");
-        let parts = public_parts(&view, base.map(|b| &**b), self.deadline_ms);
+        let parts = public_parts(&view, base.map(|b| &**b), &self.server);
         let public = Arc::new(Public { view, parts });
         self.public = Some(public.clone());
         public
@@ -446,6 +486,14 @@ impl ViewStream {
         self.last = None;
     }
 
+    /// Counts an update this stream could not be sent (it has no view to patch): its
+    /// next snapshot comes at the version the others are at.
+    pub fn skip(&mut self) {
+        if self.last.is_none() {
+            self.v += 1;
+        }
+    }
+
     /// The snapshot message at the current version; updates continue from it.
     pub fn snapshot(&mut self, frame: &mut Frame<'_>) -> Utf8Bytes {
         let view = frame.game.view(self.viewer);
@@ -457,8 +505,10 @@ impl ViewStream {
             seat,
         });
         let mut view = serde_json::to_value(view).expect("views serialize");
-        if let (Some(d), Some(map)) = (frame.deadline_ms, view.as_object_mut()) {
-            map.insert(DEADLINE.into(), d.into());
+        if let Some(map) = view.as_object_mut() {
+            frame.server.each(|key, value| {
+                map.insert(key.into(), value);
+            });
         }
         crate::room::text(&ServerMsg::Snapshot { v: self.v, view })
     }
@@ -598,6 +648,89 @@ mod tests {
                     panic!("not a snapshot")
                 };
                 // Snapshots carry the fixed board, patched views keep the first one's.
+                view["board"] = doc["board"].clone();
+                assert_eq!(&view, doc, "step {step}");
+            }
+        }
+    }
+
+    /// The seats' control state (`away`, `bot_controlled`) rides in the public part of
+    /// every view like the deadline: it appears, changes and disappears through patches,
+    /// also in updates with no events (a change without an action), and the patched view
+    /// equals a fresh snapshot.
+    #[test]
+    fn seat_control_travels_in_patches_and_snapshots() {
+        let mut game = Game::new(GameConfig::default(), 5).unwrap();
+        let mut bot = RandomBot::new(5);
+        let mut streams = [
+            ViewStream::new(Viewer::Seat(0)),
+            ViewStream::new(Viewer::Seat(2)),
+            ViewStream::new(Viewer::Spectator),
+        ];
+        let mut docs: Vec<serde_json::Value> = streams
+            .iter_mut()
+            .map(|s| {
+                let text = s.snapshot(&mut Frame::new(&game, &[]));
+                let ServerMsg::Snapshot { view, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not a snapshot")
+                };
+                view
+            })
+            .collect();
+        assert!(docs[0].get(AWAY).is_none() && docs[0].get(BOT_CONTROLLED).is_none());
+        let states: [(&[Seat], &[Seat]); 5] = [
+            (&[1], &[3]),
+            (&[1], &[1, 3]),
+            (&[0, 1], &[1, 3]),
+            (&[], &[3]),
+            (&[], &[]),
+        ];
+        for step in 0..15usize {
+            let (away, bots) = states[step % states.len()];
+            let server = ServerFields {
+                deadline_ms: None,
+                away: away.to_vec(),
+                bot_controlled: bots.to_vec(),
+            };
+            // Every other step an action, else a change of the control state alone.
+            let events = if step % 2 == 0 {
+                let seat = game.waiting_on().iter().next().unwrap();
+                let action = bot.choose(&game, seat).unwrap();
+                game.apply(seat, action).unwrap()
+            } else {
+                Vec::new()
+            };
+            let mut frame = Frame::with_server(&game, &events, server.clone());
+            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
+                let text = stream.update(&mut frame).unwrap();
+                let ServerMsg::Update {
+                    patch, events: got, ..
+                } = serde_json::from_str(&text).unwrap()
+                else {
+                    panic!("not an update: {text}")
+                };
+                assert_eq!(got.is_empty(), events.is_empty(), "step {step}");
+                json_patch::patch(doc, &serde_json::from_value::<json_patch::Patch>(patch).unwrap()).unwrap();
+                let seats = |key: &str| -> Option<Vec<Seat>> {
+                    doc.get(key).map(|v| serde_json::from_value(v.clone()).unwrap())
+                };
+                assert_eq!(
+                    seats(AWAY),
+                    (!away.is_empty()).then(|| away.to_vec()),
+                    "step {step}"
+                );
+                assert_eq!(
+                    seats(BOT_CONTROLLED),
+                    (!bots.is_empty()).then(|| bots.to_vec()),
+                    "step {step}"
+                );
+            }
+            let mut frame = Frame::with_server(&game, &[], server);
+            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
+                let text = ViewStream::new(stream.viewer).snapshot(&mut frame);
+                let ServerMsg::Snapshot { mut view, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not a snapshot")
+                };
                 view["board"] = doc["board"].clone();
                 assert_eq!(&view, doc, "step {step}");
             }

@@ -155,9 +155,14 @@ export class GameScreen {
     const room = this.ctx.room();
     this.el.players.replaceChildren(...v.players.map((p) => {
       const seatInfo = room?.seats?.[p.seat] || {};
+      // The view says who is away and who a bot plays (each list absent when empty), in
+      // step with the game; room info only says whether a seat is a bot seat and, after
+      // the game, whether its player is still connected.
+      const away = (v.away || []).includes(p.seat);
+      const botPlays = seatInfo.bot || (v.bot_controlled || []).includes(p.seat);
+      const conn = botPlays ? 'bot' : away || seatInfo.connected === false ? 'away' : 'connected';
       // A person's seat a bot plays while they are away shows both.
-      const conn = seatInfo.bot ? 'bot' : seatInfo.controlled_by_bot ? 'bot' : seatInfo.connected ? 'connected' : 'away';
-      const label = !seatInfo.bot && seatInfo.controlled_by_bot ? 'away · bot plays' : conn;
+      const label = away && botPlays ? 'away · bot plays' : conn;
       const vp = p.victory_points ?? p.public_victory_points;
       const titles = [];
       if (v.longest_road === p.seat) titles.push('Longest Road');
