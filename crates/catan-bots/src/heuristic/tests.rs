@@ -560,11 +560,21 @@ fn the_robber_chooses_the_leader_over_a_richer_hex() {
 /// The bot (seat 1), building towards a settlement and short of brick, with a spare wool;
 /// seat 0 offers `give` for `get`.
 fn offer_position(give: catan_rules::ResourceSet, get: catan_rules::ResourceSet) -> Game {
+    offer_position_in(GameConfig::default(), give, get, None)
+}
+
+/// [`offer_position`] in `config`; with `gold`, Barbarian Invasion's `(the bot's gold,
+/// gold offered to it, gold asked of it)`.
+fn offer_position_in(
+    config: GameConfig,
+    give: catan_rules::ResourceSet,
+    get: catan_rules::ResourceSet,
+    gold: Option<(u16, u16, u16)>,
+) -> Game {
     use catan_rules::{
         PerSeat, PlacedBuilding, PlacedRoad, PlayerPosition, Position, ResourceSet, Response, SeatSet,
         TradeOffer,
     };
-    let config = GameConfig::default();
     let blank = Game::new(config, 5).unwrap();
     let topo = blank.topology();
     // Seat 1: a settlement on three hexes, one of them hills (so brick comes in time), no
@@ -642,12 +652,43 @@ fn offer_position(give: catan_rules::ResourceSet, get: catan_rules::ResourceSet)
             get,
             to,
             responses,
-            give_gold: 0,
-            get_gold: 0,
+            give_gold: gold.map_or(0, |g| g.1),
+            get_gold: gold.map_or(0, |g| g.2),
+        }),
+        barbarians: gold.map(|(bot, offered, _)| catan_rules::barbarians::BarbariansPosition {
+            gold: vec![offered, bot, 0, 0],
+            ..Default::default()
         }),
         ..Position::default()
     };
     Game::from_position(config, &position, 5).unwrap()
+}
+
+/// Barbarian Invasion: gold in an offer is weighed as the cards it buys. The same brick
+/// for a spare wool that the bot takes is refused when it also asks for the bot's 4 gold
+/// (two cards the plan lacks), and taken when it brings gold.
+#[test]
+fn gold_asked_in_an_offer_counts_as_the_cards_it_buys() {
+    use catan_rules::{ResourceSet, Scenario};
+    let config = GameConfig {
+        scenario: Some(Scenario::Barbarians),
+        victory_points: 12,
+        ..GameConfig::default()
+    };
+    let brick = ResourceSet::new(1, 0, 0, 0, 0);
+    let wool = ResourceSet::new(0, 0, 1, 0, 0);
+    let choose = |g| HeuristicBot::new(1).choose(&offer_position_in(config, brick, wool, Some(g)), 1);
+    assert_eq!(choose((4, 0, 0)), Some(Action::AcceptTrade), "no gold involved");
+    assert_ne!(
+        choose((4, 0, 4)),
+        Some(Action::AcceptTrade),
+        "4 gold asked as well"
+    );
+    assert_eq!(
+        choose((4, 2, 0)),
+        Some(Action::AcceptTrade),
+        "2 gold offered as well"
+    );
 }
 
 #[test]

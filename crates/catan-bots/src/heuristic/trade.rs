@@ -152,6 +152,16 @@ pub fn propose(ctx: &Ctx, mem: &mut Memory) -> Option<Action> {
 }
 
 /// How far a hand is from the plan: cards missing, with a little credit for cards held.
+/// What `gold` is worth to the plan with `hand`, in [`distance`]'s units: each 2 gold buys
+/// one card the plan lacks (a whole point of distance), and half that beyond: gold is
+/// never stolen nor discarded, so it keeps its value for the builds after this plan.
+fn gold_worth(ctx: &Ctx, hand: ResourceSet, gold: u16) -> f32 {
+    let cards = u32::from(gold / 2);
+    let lacking = missing(hand, ctx.plan.cost).total();
+    let now = cards.min(lacking);
+    now as f32 + 0.5 * (cards - now) as f32
+}
+
 fn distance(ctx: &Ctx, hand: ResourceSet) -> f32 {
     missing(hand, ctx.plan.cost).total() as f32 - 0.05 * hand.total() as f32
 }
@@ -230,6 +240,13 @@ pub fn answer(ctx: &Ctx) -> Action {
         after.sub(&o.get);
         after.add(&o.give);
         let mut gain = now - distance(ctx, after);
+        // Barbarian Invasion: gold asked of the bot, or offered to it, is weighed as the
+        // cards it buys (2 gold for 1 of its choice).
+        let gold = seen.gold(seen.me);
+        if o.get_gold > 0 || o.give_gold > 0 {
+            let kept = gold.saturating_sub(o.get_gold) + o.give_gold;
+            gain += gold_worth(ctx, after, kept) - gold_worth(ctx, after, gold);
+        }
         if ctx.eval.leader == Some(proposer) {
             gain -= 0.5;
         }
