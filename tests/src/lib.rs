@@ -120,8 +120,11 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Valu
 
 /// Like [`http`], but returns the body as text (for `/metrics` and error bodies).
 pub async fn http_text(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, String) {
-    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
-    let client = CLIENT.get_or_init(reqwest::Client::new);
+    // A client per request, not one shared: each `#[tokio::test]` has its own runtime, and
+    // a client's pooled connections belong to the runtime that opened them; once that test
+    // ends, another test's request through them fails with "error sending request" (the
+    // dispatch task is gone; seanmonstar/reqwest#1148). Seen once in about 100 runs.
+    let client = reqwest::Client::new();
     let method = reqwest::Method::from_bytes(method.as_bytes()).expect("an HTTP method");
     let mut req = client.request(method, format!("http://{addr}{path}"));
     if let Some(body) = body {
