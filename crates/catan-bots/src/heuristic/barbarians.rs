@@ -300,22 +300,6 @@ fn wins_at(seen: &Seen, edge: u8, all: u128) -> bool {
     })
 }
 
-/// Edges within `steps` path moves of `from` (a knight's reach), `from` excluded.
-fn reach(seen: &Seen, from: u8, steps: u8) -> u128 {
-    let mut reached = bit(from);
-    let mut frontier = bit(from);
-    for _ in 0..steps {
-        let mut next = 0u128;
-        for e in bits(frontier) {
-            let [a, b] = seen.topo.edge_corners[e as usize];
-            next |= seen.topo.corner_edge_mask[a as usize] | seen.topo.corner_edge_mask[b as usize];
-        }
-        frontier = next & !reached;
-        reached |= next;
-    }
-    reached & !bit(from)
-}
-
 fn castle_edges(seen: &Seen) -> u128 {
     seen.castle().map_or(0, |c| {
         seen.topo.hex_edges[c as usize].iter().fold(0, |m, &e| m | bit(e))
@@ -342,7 +326,7 @@ fn place_knight(ctx: &Ctx, castle: bool) -> Action {
         };
         let v = if castle {
             // Where it can go from there this turn.
-            bits(reach(seen, edge, FREE_STEPS) & !blocked)
+            bits(seen.topo.edges_within(edge, FREE_STEPS) & !blocked)
                 .map(|d| add_value(ctx, &risks, d))
                 .fold(f32::MIN, f32::max)
         } else {

@@ -258,8 +258,9 @@ fn card_knights_go_where_battles_are() {
                     let guard = |e: u8| {
                         free & bit(e) != 0 && coast_at(game, e).any(|h| count(game, h, b.all_knights()) > 0)
                     };
-                    let from_path =
-                        |p: u8| bits(reach(&seen, p, FREE_STEPS) & !cas).any(|e| battle(e) || guard(e));
+                    let from_path = |p: u8| {
+                        bits(seen.topo.edges_within(p, FREE_STEPS) & !cas).any(|e| battle(e) || guard(e))
+                    };
                     if bits(cas & free).any(from_path) {
                         castle += 1;
                         assert!(

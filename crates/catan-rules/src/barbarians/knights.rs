@@ -20,25 +20,9 @@ pub const FREE_STEPS: u8 = 3;
 pub const GRAIN_STEPS: u8 = 5;
 
 impl Game {
-    /// Edges within `steps` path moves of `from` (passing over anything), `from` excluded:
-    /// the topology's table up to
-    /// [`crate::board::topology::EDGE_REACH_STEPS`], searched beyond.
+    /// Edges within `steps` path moves of `from`: [`crate::Topology::edges_within`].
     pub(crate) fn edges_within(&self, from: u8, steps: u8) -> u128 {
-        if let Some(reach) = self.topo.edge_reach[from as usize].get(steps as usize) {
-            return *reach;
-        }
-        let mut reached = bit(from);
-        let mut frontier = bit(from);
-        for _ in 0..steps {
-            let mut next = 0u128;
-            for e in bits(frontier) {
-                let [a, b] = self.topo.edge_corners[e as usize];
-                next |= self.topo.corner_edge_mask[a as usize] | self.topo.corner_edge_mask[b as usize];
-            }
-            frontier = next & !reached;
-            reached |= next;
-        }
-        reached & !bit(from)
+        self.topo.edges_within(from, steps)
     }
 
     /// Where the knight on `from` may end a move of up to `steps` paths.

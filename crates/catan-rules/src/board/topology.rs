@@ -105,7 +105,37 @@ pub struct Topology {
 /// How many path moves [`Topology::edge_reach`] covers.
 pub const EDGE_REACH_STEPS: usize = 5;
 
+/// Edges within `steps` path moves of `from` (each move to a path sharing a corner),
+/// `from` excluded: a breadth-first search over the corner tables.
+fn reach_search(edge_corners: &[[u8; 2]], corner_edge_mask: &[u128], from: u8, steps: u8) -> u128 {
+    let start = 1u128 << from;
+    let (mut reached, mut frontier) = (start, start);
+    for _ in 0..steps {
+        let mut next = 0u128;
+        let mut f = frontier;
+        while f != 0 {
+            let e = f.trailing_zeros() as usize;
+            f &= f - 1;
+            let [a, b] = edge_corners[e];
+            next |= corner_edge_mask[a as usize] | corner_edge_mask[b as usize];
+        }
+        frontier = next & !reached;
+        reached |= next;
+    }
+    reached & !start
+}
+
 impl Topology {
+    /// Edges within `steps` path moves of `from` (passing over anything), `from`
+    /// excluded: a Barbarian Invasion knight's reach, from [`Topology::edge_reach`] up to
+    /// [`EDGE_REACH_STEPS`], searched beyond.
+    pub fn edges_within(&self, from: u8, steps: u8) -> u128 {
+        if let Some(reach) = self.edge_reach[from as usize].get(steps as usize) {
+            return *reach;
+        }
+        reach_search(&self.edge_corners, &self.corner_edge_mask, from, steps)
+    }
+
     pub fn hex_count(&self) -> usize {
         self.hex_pos.len()
     }
@@ -333,27 +363,8 @@ impl Topology {
             .filter(|&h| hex_neighbors[h as usize].iter().filter(|&&n| n != NONE).count() == 3)
             .collect();
 
-        let edge_reach = edge_pairs
-            .iter()
-            .enumerate()
-            .map(|(from, _)| {
-                let mut out = [0u128; EDGE_REACH_STEPS + 1];
-                let (mut reached, mut frontier) = (1u128 << from, 1u128 << from);
-                for slot in out.iter_mut().skip(1) {
-                    let mut next = 0u128;
-                    let mut f = frontier;
-                    while f != 0 {
-                        let e = f.trailing_zeros() as usize;
-                        f &= f - 1;
-                        let [a, b] = edge_pairs[e];
-                        next |= corner_edge_mask[a as usize] | corner_edge_mask[b as usize];
-                    }
-                    frontier = next & !reached;
-                    reached |= next;
-                    *slot = reached & !(1u128 << from);
-                }
-                out
-            })
+        let edge_reach = (0..edge_pairs.len() as u8)
+            .map(|from| std::array::from_fn(|k| reach_search(&edge_pairs, &corner_edge_mask, from, k as u8)))
             .collect();
 
         Topology {
