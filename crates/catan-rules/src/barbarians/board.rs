@@ -168,15 +168,7 @@ pub(crate) fn from_parts(
     {
         return Err("the harbors are not the base game's 9".into());
     }
-    let mut t = [Terrain::Desert; MAX_HEXES];
-    let mut k = [0u8; MAX_HEXES];
-    let mut hk = [HarborKind::Generic; MAX_HARBORS];
-    t[..nh].copy_from_slice(terrain);
-    for h in 0..nh {
-        k[h] = tokens[h].unwrap_or(0);
-    }
-    hk[..nharbors].copy_from_slice(harbors);
-    let board = Board::assemble(Layout::Base, t, k, hk);
+    let board = Board::from_slices(Layout::Base, terrain, tokens, harbors);
     let Some((_, _, coastal)) = castle_of(&board) else {
         return Err("castle and desert must stand on opposite corners of the outer ring with the coastal tokens clockwise from the castle".into());
     };

@@ -322,15 +322,26 @@ impl Board {
         if given != expected {
             return Err(format!("number tokens {given:?}; this island has {expected:?}"));
         }
+        Ok(Board::from_slices(layout, terrain, tokens, harbors))
+    }
+
+    /// The board of `layout` with these hexes (no token: 0) and harbors, already checked
+    /// to be as many as the layout has.
+    pub(crate) fn from_slices(
+        layout: Layout,
+        terrain: &[Terrain],
+        tokens: &[Option<u8>],
+        harbors: &[HarborKind],
+    ) -> Board {
         let mut t = [Terrain::Desert; MAX_HEXES];
         let mut k = [0u8; MAX_HEXES];
         let mut hk = [HarborKind::Generic; MAX_HARBORS];
-        t[..nh].copy_from_slice(terrain);
-        for h in 0..nh {
-            k[h] = tokens[h].unwrap_or(0);
+        t[..terrain.len()].copy_from_slice(terrain);
+        for (k, token) in k.iter_mut().zip(tokens) {
+            *k = token.unwrap_or(0);
         }
-        hk[..nharbors].copy_from_slice(harbors);
-        Ok(Board::assemble(layout, t, k, hk))
+        hk[..harbors.len()].copy_from_slice(harbors);
+        Board::assemble(layout, t, k, hk)
     }
 
     pub fn harbor_at(&self, corner: u8) -> Option<HarborKind> {
