@@ -35,6 +35,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 #[derive(Parser, Debug)]
@@ -203,7 +204,11 @@ async fn run_room(
         game += 1;
         let mut socks = Vec::new();
         for i in 0..args.players as usize + args.spectators {
-            let (mut ws, _) = tokio_tungstenite::connect_async(&url).await?;
+            // A 4 KiB read buffer, not tungstenite's 128 KiB default: the buffer is
+            // zero-filled before every read, which made `memset` a fifth of this client's
+            // CPU (see ws-limit's README); no Nagle delay on the actions it sends.
+            let config = WebSocketConfig::default().read_buffer_size(4096);
+            let (mut ws, _) = tokio_tungstenite::connect_async_with_config(&url, Some(config), true).await?;
             let join = if i < args.players as usize {
                 json!({"type": "join", "code": code, "name": format!("p{i}")})
             } else {
