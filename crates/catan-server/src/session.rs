@@ -1,6 +1,6 @@
-//! One WebSocket connection: the upgrade (with explicit limits), the join handshake, then a
-//! reader loop (size and rate limits, decoding) feeding the room's mailbox and a writer
-//! task draining the connection's bounded outbound queue.
+//! One WebSocket connection: the upgrade (with explicit limits), the join handshake, then
+//! one task that reads the client's frames (size and rate limits, decoding) into the room's
+//! mailbox and writes the room's messages from the connection's bounded outbound queue.
 
 use crate::room::{JoinRequest, Outbound, RoomMsg};
 use crate::AppState;
@@ -10,7 +10,6 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use catan_protocol::{close, ClientMsg, ServerMsg, MAX_CLIENT_MESSAGE};
 use catan_rules::Viewer;
-use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -78,11 +77,7 @@ type Joined = (
 
 /// The join handshake: the first message must be `join`, within 10 seconds; the room
 /// decides. `Err(None)`: the client went away (nothing to answer).
-async fn handshake(
-    state: &AppState,
-    stream: &mut futures_util::stream::SplitStream<WebSocket>,
-    conn: u64,
-) -> Result<Joined, Option<Refusal>> {
+async fn handshake(state: &AppState, stream: &mut WebSocket, conn: u64) -> Result<Joined, Option<Refusal>> {
     let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
     let msg = match first {
         Ok(Some(Ok(Message::Text(t)))) if t.len() <= MAX_CLIENT_MESSAGE => decode(&t),
@@ -200,8 +195,8 @@ impl Bucket {
 
 /// Sends one frame within the connection's write timeout; `false`: the client is gone or
 /// not reading (its kernel buffer is full), and the connection is to be dropped.
-async fn send_timed(sink: &mut SplitSink<WebSocket, Message>, m: Message, timeout: Duration) -> bool {
-    matches!(tokio::time::timeout(timeout, sink.send(m)).await, Ok(Ok(())))
+async fn send_timed(socket: &mut WebSocket, m: Message, timeout: Duration) -> bool {
+    matches!(tokio::time::timeout(timeout, socket.send(m)).await, Ok(Ok(())))
 }
 
 /// Whether a read error is the WebSocket layer refusing a frame over its size limit.
@@ -218,76 +213,193 @@ fn is_too_big(e: &axum::Error) -> bool {
     false
 }
 
-/// The writer half of a session: drains the outbound queue, pings the client every
-/// `ping_interval`, and gives up on any frame not written within `write_timeout`. When the
-/// room drops the connection (leaving a close code, e.g. 4008 for a slow client) the
-/// backlog is discarded and only the close frame is sent: a client that stopped reading is
-/// disconnected at once, not after its whole queue.
-struct Writer {
-    sink: SplitSink<WebSocket, Message>,
-    local_rx: mpsc::Receiver<Message>,
+/// What woke the session.
+enum Wake {
+    /// A frame from the client (or its end).
+    Frame(Option<Result<Message, axum::Error>>),
+    /// The room's next message for this viewer; `None`: the room dropped the connection.
+    Out(Option<Message>),
+    Ping,
+    /// The keepalive deadline passed (perhaps a stale one: `heard` says).
+    Keepalive,
+    Shutdown,
+}
+
+/// A joined connection: one task that reads the client's frames into the room's mailbox and
+/// writes the room's messages from the connection's bounded queue, pings the client every
+/// `ping_interval` and gives up on any frame not written within `write_timeout`.
+///
+/// One task, not a reader and a writer: a connection then costs one task and one future
+/// (not two, plus the lock that a split socket shares between them), which is most of an
+/// idle connection's memory, and an update reaches the socket without a lock handover.
+/// While a frame is being written nothing is read; writes are bounded by the write timeout
+/// and the room never waits on a connection (it fills the queue with `try_send`).
+///
+/// When the room drops the connection (leaving a close code, e.g. 4008 for a slow client)
+/// the backlog is discarded and only the close frame is sent: a client that stopped reading
+/// is disconnected at once, not after its whole queue.
+struct Session {
+    socket: WebSocket,
+    conn: u64,
+    code: String,
+    viewer: Viewer,
+    room: crate::registry::RoomHandle,
     rx: mpsc::Receiver<Message>,
     close_reason: CloseReason,
     write_timeout: Duration,
-    ping_interval: Duration,
 }
 
-impl Writer {
-    async fn run(mut self) {
-        let mut ping = tokio::time::interval_at(Instant::now() + self.ping_interval, self.ping_interval);
+impl Session {
+    async fn send(&mut self, m: Message) -> bool {
+        send_timed(&mut self.socket, m, self.write_timeout).await
+    }
+
+    async fn close(&mut self, code: u16, reason: &str) {
+        self.send(close_frame(code, reason)).await;
+    }
+
+    async fn run(mut self, state: &AppState) {
+        let config = &state.config;
+        let (code, conn, viewer) = (self.code.clone(), self.conn, self.viewer);
+        let ping_interval = Duration::from_millis(config.ping_interval_ms);
+        let mut ping = tokio::time::interval_at(Instant::now() + ping_interval, ping_interval);
         // After a slow write, one ping, not a burst of the missed ones.
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut bucket = Bucket {
+            tokens: config.rate_burst as f64,
+            rate: config.rate_per_sec as f64,
+            burst: config.rate_burst as f64,
+            at: Instant::now(),
+        };
+        let pong_timeout = Duration::from_millis(config.pong_timeout_ms);
+        let mut heard = Instant::now();
+        // One timer, moved only when it fires early: a frame does not touch the timer wheel.
+        let keepalive = tokio::time::sleep_until(heard + pong_timeout);
+        tokio::pin!(keepalive);
+        let mut shutdown = state.shutdown.clone();
         loop {
-            let left = self.close_reason.lock().unwrap().clone();
-            if let Some((code, reason)) = left {
-                self.send(close_frame(code, &reason)).await;
-                return;
-            }
-            let m = tokio::select! {
-                biased;
-                m = self.local_rx.recv() => match m {
-                    // The client closed first: tungstenite has queued the echo of its
-                    // close frame and refuses new frames; closing the sink flushes it.
-                    Some(Message::Close(None)) => {
-                        let _ = tokio::time::timeout(self.write_timeout, self.sink.close()).await;
-                        return;
-                    }
-                    Some(m @ Message::Close(_)) => {
-                        self.send(m).await;
-                        return;
-                    }
-                    Some(m) => m,
-                    None => return,
-                },
-                m = self.rx.recv() => match m {
-                    Some(m) => m,
-                    None => {
-                        let (code, reason) =
-                            self.close_reason.lock().unwrap().clone().unwrap_or((close::NORMAL, String::new()));
-                        self.send(close_frame(code, &reason)).await;
-                        return;
-                    }
-                },
-                _ = ping.tick() => Message::Ping(Default::default()),
+            let wake = tokio::select! {
+                f = self.socket.next() => Wake::Frame(f),
+                m = self.rx.recv() => Wake::Out(m),
+                _ = ping.tick() => Wake::Ping,
+                _ = &mut keepalive => Wake::Keepalive,
+                _ = shutdown.changed() => Wake::Shutdown,
             };
-            if !self.send(m).await {
-                return;
+            let frame = match wake {
+                Wake::Out(m) => {
+                    // A close left by the room goes out before (instead of) any backlog.
+                    let left = self.close_reason.lock().unwrap().clone();
+                    match (left, m) {
+                        (Some((code, reason)), _) => {
+                            self.close(code, &reason).await;
+                            break;
+                        }
+                        (None, None) => {
+                            self.close(close::NORMAL, "").await;
+                            break;
+                        }
+                        (None, Some(m)) => {
+                            if !self.send(m).await {
+                                break;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                Wake::Ping => {
+                    if !self.send(Message::Ping(Default::default())).await {
+                        break;
+                    }
+                    continue;
+                }
+                Wake::Keepalive => {
+                    if Instant::now() < heard + pong_timeout {
+                        keepalive.as_mut().reset(heard + pong_timeout);
+                        continue;
+                    }
+                    tracing::info!(%code, conn, "no frame or pong within the keepalive time; closing with 4008");
+                    self.close(close::TOO_SLOW, "no answer to ping").await;
+                    break;
+                }
+                Wake::Shutdown => {
+                    // Server shutdown: the close frame goes out whether or not the room got
+                    // to leave a close reason first, so no socket is cut without its 1001.
+                    self.close(close::GOING_AWAY, "server shutting down").await;
+                    break;
+                }
+                Wake::Frame(f) => f,
+            };
+            let frame = match frame {
+                Some(Ok(frame)) => frame,
+                Some(Err(e)) if is_too_big(&e) => {
+                    tracing::info!(%code, conn, "frame over the 64 KiB limit; closing with 1009");
+                    self.close(close::TOO_BIG, "message too big (limit 16 KiB)").await;
+                    break;
+                }
+                _ => break,
+            };
+            heard = Instant::now();
+            if let Message::Close(_) = frame {
+                // The client closed first: tungstenite has queued the echo of its close
+                // frame and refuses new frames; closing the sink flushes it.
+                let _ = tokio::time::timeout(self.write_timeout, SinkExt::close(&mut self.socket)).await;
+                break;
+            }
+            // Every frame counts: text, binary, ping and pong alike.
+            if !bucket.take() {
+                tracing::warn!(%code, conn, ?viewer, "rate limit exceeded; closing with 1008");
+                crate::metrics::rate_limit_closed();
+                self.close(close::POLICY, "rate limit exceeded").await;
+                drain(&mut self.socket).await;
+                break;
+            }
+            let text_frame = match frame {
+                Message::Text(t) => t,
+                Message::Binary(_) => {
+                    let msg = ServerMsg::Error {
+                        request: "unknown".into(),
+                        message: "binary frames are not supported; send JSON text".into(),
+                        rule: None,
+                    };
+                    if !self.send(text(&msg)).await {
+                        break;
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if text_frame.len() > MAX_CLIENT_MESSAGE {
+                tracing::info!(
+                    conn,
+                    bytes = text_frame.len(),
+                    "message too big; closing with 1009"
+                );
+                self.close(close::TOO_BIG, "message too big (limit 16 KiB)").await;
+                drain(&mut self.socket).await;
+                break;
+            }
+            match decode(&text_frame) {
+                Ok(msg) => {
+                    if self.room.tx.send(RoomMsg::Client { conn, msg }).await.is_err() {
+                        break;
+                    }
+                }
+                Err(err) => {
+                    if !self.send(text(&err)).await {
+                        break;
+                    }
+                }
             }
         }
-    }
-
-    async fn send(&mut self, m: Message) -> bool {
-        send_timed(&mut self.sink, m, self.write_timeout).await
+        let _ = self.room.tx.send(RoomMsg::Leave { conn }).await;
     }
 }
 
-async fn run(state: AppState, socket: WebSocket) {
+async fn run(state: AppState, mut socket: WebSocket) {
     let conn = state.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let (mut sink, mut stream) = socket.split();
-    let config = &state.config;
-    let write_timeout = Duration::from_millis(config.write_timeout_ms);
+    let write_timeout = Duration::from_millis(state.config.write_timeout_ms);
 
-    let (code, room, viewer, rx, close_reason) = match handshake(&state, &mut stream, conn).await {
+    let (code, room, viewer, rx, close_reason) = match handshake(&state, &mut socket, conn).await {
         Ok(joined) => joined,
         Err(None) => return,
         Err(Some(Refusal { error, code, reason })) => {
@@ -297,139 +409,30 @@ async fn run(state: AppState, socket: WebSocket) {
                     message,
                     rule: None,
                 };
-                send_timed(&mut sink, text(&msg), write_timeout).await;
+                send_timed(&mut socket, text(&msg), write_timeout).await;
             }
-            send_timed(&mut sink, close_frame(code, &reason), write_timeout).await;
+            send_timed(&mut socket, close_frame(code, &reason), write_timeout).await;
             return;
         }
     };
     tracing::debug!(%code, conn, ?viewer, "session started");
-
-    let (local_tx, local_rx) = mpsc::channel::<Message>(4);
-    let mut writer = tokio::spawn(
-        Writer {
-            sink,
-            local_rx,
-            rx,
-            close_reason,
-            write_timeout,
-            ping_interval: Duration::from_millis(config.ping_interval_ms),
-        }
-        .run(),
-    );
-
-    let mut bucket = Bucket {
-        tokens: config.rate_burst as f64,
-        rate: config.rate_per_sec as f64,
-        burst: config.rate_burst as f64,
-        at: Instant::now(),
-    };
-    let pong_timeout = Duration::from_millis(config.pong_timeout_ms);
-    let mut heard = Instant::now();
-    let mut shutdown = state.shutdown.clone();
-    let mut writer_done = false;
-    loop {
-        let frame = tokio::select! {
-            f = stream.next() => f,
-            _ = shutdown.changed() => {
-                // Server shutdown: the close frame goes out through this session's own
-                // writer, whether or not the room got to leave a close reason first (the
-                // room's queue may be dropped before the writer reads it), and the writer
-                // is awaited below, so no socket is cut without its 1001.
-                let _ = local_tx
-                    .send(close_frame(close::GOING_AWAY, "server shutting down"))
-                    .await;
-                break;
-            }
-            _ = &mut writer => {
-                // The writer gave up (write timeout, client gone, or the room's close).
-                writer_done = true;
-                break;
-            }
-            _ = tokio::time::sleep_until(heard + pong_timeout) => {
-                tracing::info!(%code, conn, "no frame or pong within the keepalive time; closing with 4008");
-                let _ = local_tx.send(close_frame(close::TOO_SLOW, "no answer to ping")).await;
-                break;
-            }
-        };
-        let frame = match frame {
-            Some(Ok(frame)) => frame,
-            Some(Err(e)) if is_too_big(&e) => {
-                tracing::info!(%code, conn, "frame over the 64 KiB limit; closing with 1009");
-                let _ = local_tx
-                    .send(close_frame(close::TOO_BIG, "message too big (limit 16 KiB)"))
-                    .await;
-                break;
-            }
-            _ => break,
-        };
-        heard = Instant::now();
-        if let Message::Close(_) = frame {
-            // Answer the close handshake (the writer flushes tungstenite's echo).
-            let _ = local_tx.send(Message::Close(None)).await;
-            break;
-        }
-        // Every frame counts: text, binary, ping and pong alike.
-        if !bucket.take() {
-            tracing::warn!(%code, conn, ?viewer, "rate limit exceeded; closing with 1008");
-            crate::metrics::rate_limit_closed();
-            let _ = local_tx
-                .send(close_frame(close::POLICY, "rate limit exceeded"))
-                .await;
-            drain(&mut stream).await;
-            break;
-        }
-        let text_frame = match frame {
-            Message::Text(t) => t,
-            Message::Binary(_) => {
-                let msg = ServerMsg::Error {
-                    request: "unknown".into(),
-                    message: "binary frames are not supported; send JSON text".into(),
-                    rule: None,
-                };
-                if local_tx.send(text(&msg)).await.is_err() {
-                    break;
-                }
-                continue;
-            }
-            _ => continue,
-        };
-        if text_frame.len() > MAX_CLIENT_MESSAGE {
-            tracing::info!(
-                conn,
-                bytes = text_frame.len(),
-                "message too big; closing with 1009"
-            );
-            let _ = local_tx
-                .send(close_frame(close::TOO_BIG, "message too big (limit 16 KiB)"))
-                .await;
-            drain(&mut stream).await;
-            break;
-        }
-        match decode(&text_frame) {
-            Ok(msg) => {
-                if room.tx.send(RoomMsg::Client { conn, msg }).await.is_err() {
-                    break;
-                }
-            }
-            Err(err) => {
-                if local_tx.send(text(&err)).await.is_err() {
-                    break;
-                }
-            }
-        }
+    Session {
+        socket,
+        conn,
+        code,
+        viewer,
+        room,
+        rx,
+        close_reason,
+        write_timeout,
     }
-    let _ = room.tx.send(RoomMsg::Leave { conn }).await;
-    drop(local_tx);
-    if !writer_done {
-        // Bounded: every write of the writer has the write timeout.
-        let _ = tokio::time::timeout(write_timeout + Duration::from_secs(1), writer).await;
-    }
+    .run(&state)
+    .await;
 }
 
 /// After sending a close frame: read and discard what the client still sends (briefly),
 /// so that unread data does not turn the close into a TCP reset.
-async fn drain(stream: &mut futures_util::stream::SplitStream<WebSocket>) {
+async fn drain(stream: &mut WebSocket) {
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
         while let Some(Ok(m)) = stream.next().await {
             if matches!(m, Message::Close(_)) {
