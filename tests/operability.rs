@@ -246,3 +246,120 @@ async fn a_room_message_when_a_player_disconnects() {
     watcher.recv_until(|m| connected(m, 1, false)).await;
     server.stop().await;
 }
+
+/// Reads one WebSocket frame from a raw socket: (FIN, opcode, payload). Server frames are
+/// never masked.
+async fn read_frame(tcp: &mut tokio::net::TcpStream) -> (bool, u8, Vec<u8>) {
+    use tokio::io::AsyncReadExt;
+    let mut head = [0u8; 2];
+    tcp.read_exact(&mut head).await.unwrap();
+    assert_eq!(head[1] & 0x80, 0, "a server frame must not be masked");
+    let len = match head[1] & 0x7f {
+        126 => {
+            let mut b = [0u8; 2];
+            tcp.read_exact(&mut b).await.unwrap();
+            u16::from_be_bytes(b) as usize
+        }
+        127 => {
+            let mut b = [0u8; 8];
+            tcp.read_exact(&mut b).await.unwrap();
+            u64::from_be_bytes(b) as usize
+        }
+        n => n as usize,
+    };
+    let mut payload = vec![0u8; len];
+    tcp.read_exact(&mut payload).await.unwrap();
+    (head[0] & 0x80 != 0, head[0] & 0x0f, payload)
+}
+
+/// The upgrade is checked before anything else (a plain GET gets a JSON 400), and a
+/// message larger than 1 KiB, such as a 4-player game's snapshot, goes out as a text frame
+/// and continuation frames of at most 1 KiB that reassemble into the message (the server
+/// fragments so that no connection keeps a snapshot-sized write buffer). Spoken in raw
+/// frames, so the fragmentation itself is what is checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upgrades_are_checked_and_large_messages_arrive_in_fragments() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(sqlite_config(&dir)).await;
+
+    let (status, body) = http(server.addr, "GET", "/ws", None).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("upgrade"), "{body}");
+
+    let (code, _) = server
+        .create_room(json!({"players": 4, "bots": 4, "seed": 11}))
+        .await;
+    let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let request = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        server.addr
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut reader = tokio::io::BufReader::new(&mut tcp);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).await.unwrap();
+    assert!(status_line.starts_with("HTTP/1.1 101"), "{status_line}");
+    let mut accept = None;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).await.unwrap();
+        if line == "\r\n" {
+            break;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("sec-websocket-accept:") {
+            accept = Some(v.trim().to_string());
+        }
+    }
+    // RFC 6455 §1.3's own example key and answer.
+    assert_eq!(accept.as_deref(), Some("s3pplmbitxaq9kygzzhzrbk+xoo="));
+    assert!(reader.buffer().is_empty(), "no frame before the join");
+    drop(reader);
+
+    // The join, masked with the key 0 (the payload then stays as it is).
+    let join = json!({"type": "join", "code": code, "spectate": true}).to_string();
+    let mut frame = vec![0x81, 0x80 | join.len() as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(join.as_bytes());
+    tcp.write_all(&frame).await.unwrap();
+
+    let mut fragmented = 0;
+    let mut message = Vec::new();
+    let mut in_message = false;
+    while fragmented < 2 {
+        let (fin, opcode, payload) =
+            tokio::time::timeout(std::time::Duration::from_secs(10), read_frame(&mut tcp))
+                .await
+                .expect("frames keep coming while the bots play");
+        match opcode {
+            0x1 => {
+                assert!(!in_message, "a new message inside a fragmented one");
+                message = payload;
+                in_message = !fin;
+                if !fin {
+                    assert_eq!(message.len(), 1024, "the first fragment is a full 1 KiB");
+                }
+            }
+            0x0 => {
+                assert!(in_message, "a continuation frame outside a message");
+                assert!(payload.len() <= 1024);
+                message.extend_from_slice(&payload);
+                if fin {
+                    in_message = false;
+                    let msg: serde_json::Value =
+                        serde_json::from_slice(&message).expect("the fragments reassemble into JSON");
+                    assert!(msg["type"].is_string(), "{msg}");
+                    assert!(message.len() > 1024);
+                    fragmented += 1;
+                }
+            }
+            0x9 | 0xA => {}
+            other => panic!("unexpected opcode {other}"),
+        }
+        if fin && opcode == 0x1 {
+            assert!(message.len() <= 1024, "a message over 1 KiB sent unfragmented");
+            serde_json::from_slice::<serde_json::Value>(&message).expect("JSON");
+        }
+    }
+    server.stop().await;
+}

@@ -6,7 +6,6 @@
 use crate::turn_timer::{Moment, TurnTimer};
 use crate::view_stream::{Frame, ServerFields, ViewStream};
 use crate::AppState;
-use axum::extract::ws::{Message, Utf8Bytes};
 use catan_bots::Bot;
 use catan_protocol::{close, ClientMsg, RoomInfo, RoomOptions, RoomStatus, SeatInfo, ServerMsg};
 use catan_protocol::{MAX_CHAT_CHARS, MAX_NAME_CHARS};
@@ -20,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 pub type ConnId = u64;
 
@@ -27,7 +27,7 @@ pub type ConnId = u64;
 /// may leave a close code and reason for the session to send.
 #[derive(Clone)]
 pub struct Outbound {
-    pub tx: mpsc::Sender<Message>,
+    pub tx: mpsc::Sender<Utf8Bytes>,
     pub close: Arc<Mutex<Option<(u16, String)>>>,
 }
 
@@ -687,7 +687,7 @@ impl Room {
         let Some((_, out)) = self.conns.get(&conn) else {
             return;
         };
-        match out.tx.try_send(Message::Text(msg)) {
+        match out.tx.try_send(msg) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => {
                 tracing::warn!(conn, "client too slow: outbound queue full; dropping it");

@@ -4,28 +4,69 @@
 
 use crate::room::{JoinRequest, Outbound, RoomMsg};
 use crate::AppState;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use catan_protocol::{close, ClientMsg, ServerMsg, MAX_CLIENT_MESSAGE};
 use catan_rules::Viewer;
 use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::TokioIo;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{self, Bytes, Message, Utf8Bytes};
+use tokio_tungstenite::WebSocketStream;
 
 /// Frames larger than this are refused by the WebSocket layer itself (the session still
 /// answers with a 1009 close); between [`MAX_CLIENT_MESSAGE`] and this, the frame is read
 /// and the session answers with a 1009 close after draining.
 const HARD_LIMIT: usize = 64 * 1024;
 
+/// Server messages longer than this go out as a fragmented message (RFC 6455 §5.4: a text
+/// frame and continuation frames of at most this many bytes; every client reassembles
+/// them). tungstenite formats each frame into a buffer that keeps its largest capacity for
+/// the life of the connection: unfragmented, the join snapshot (6 KiB for a 4-player game)
+/// would stay allocated in every idle connection. Updates are mostly smaller than this.
+const FRAGMENT: usize = 1024;
+
+/// A joined client's WebSocket: tokio-tungstenite over the upgraded HTTP connection, used
+/// directly (not through axum's wrapper) so that large messages can be fragmented.
+pub(crate) type Socket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
+
+/// `GET /ws`: checks the upgrade request (as RFC 6455 §4.2.1 asks), the per-address and
+/// global connection limits, then answers 101 and runs the session on the upgraded
+/// connection.
 pub async fn upgrade(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    ws: WebSocketUpgrade,
+    mut req: Request,
 ) -> Response {
+    let headers = req.headers();
+    let refusal = if !header_has_token(headers, header::CONNECTION, "upgrade") {
+        Some("Connection header did not include 'upgrade'")
+    } else if !header_is(headers, header::UPGRADE, "websocket") {
+        Some("`Upgrade` header did not include 'websocket'")
+    } else if !header_is(headers, header::SEC_WEBSOCKET_VERSION, "13") {
+        Some("`Sec-WebSocket-Version` header did not include '13'")
+    } else if headers.get(header::SEC_WEBSOCKET_KEY).is_none() {
+        Some("`Sec-WebSocket-Key` header missing")
+    } else {
+        None
+    };
+    if let Some(message) = refusal {
+        return crate::json_error(StatusCode::BAD_REQUEST, message);
+    }
+    let accept = tungstenite::handshake::derive_accept_key(headers[header::SEC_WEBSOCKET_KEY].as_bytes());
+    let Some(on_upgrade) = req.extensions_mut().remove::<hyper::upgrade::OnUpgrade>() else {
+        return crate::json_error(
+            StatusCode::UPGRADE_REQUIRED,
+            "WebSocket request couldn't be upgraded since no upgrade state was present",
+        );
+    };
     if let Err(wait) = state.limits.upgrade(peer.ip()) {
         return crate::limits::too_many("WebSocket connections from your address", wait);
     }
@@ -33,16 +74,54 @@ pub async fn upgrade(
         return crate::json_error(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
     };
     // A client's messages are small (an action is under 200 bytes): a 1 KiB read buffer
-    // (tungstenite allocates it up front and zero-fills it before each read; a larger frame
-    // grows it) keeps an idle connection smaller than 4 KiB would.
-    ws.read_buffer_size(1024)
+    // (a larger frame grows it) keeps an idle connection smaller than 4 KiB would. Frames
+    // go to the socket as they are written (no write buffering: every message is flushed
+    // at once anyway).
+    let config = WebSocketConfig::default()
+        .read_buffer_size(1024)
         .write_buffer_size(0)
-        .max_message_size(HARD_LIMIT)
-        .max_frame_size(HARD_LIMIT)
-        .on_upgrade(move |socket| async move {
-            run(state, socket).await;
-            drop(permit);
-        })
+        .max_message_size(Some(HARD_LIMIT))
+        .max_frame_size(Some(HARD_LIMIT));
+    tokio::spawn(async move {
+        let upgraded = match on_upgrade.await {
+            Ok(upgraded) => upgraded,
+            Err(e) => {
+                tracing::debug!(%peer, "WebSocket upgrade failed: {e}");
+                return;
+            }
+        };
+        let socket =
+            WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
+        run(state, socket).await;
+        drop(permit);
+    });
+    (
+        StatusCode::SWITCHING_PROTOCOLS,
+        [
+            (header::CONNECTION, HeaderValue::from_static("upgrade")),
+            (header::UPGRADE, HeaderValue::from_static("websocket")),
+            (
+                header::SEC_WEBSOCKET_ACCEPT,
+                HeaderValue::try_from(accept).expect("base64 is a valid header value"),
+            ),
+        ],
+    )
+        .into_response()
+}
+
+/// Whether the header equals `value`, ignoring ASCII case.
+fn header_is(headers: &HeaderMap, name: header::HeaderName, value: &str) -> bool {
+    headers
+        .get(name)
+        .is_some_and(|h| h.as_bytes().eq_ignore_ascii_case(value.as_bytes()))
+}
+
+/// Whether the comma-separated header lists `token`, ignoring ASCII case.
+fn header_has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
+    headers.get_all(name).iter().any(|h| {
+        h.to_str()
+            .is_ok_and(|h| h.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
+    })
 }
 
 fn text(msg: &ServerMsg) -> Message {
@@ -71,13 +150,13 @@ type Joined = (
     String,
     crate::registry::RoomHandle,
     Viewer,
-    mpsc::Receiver<Message>,
+    mpsc::Receiver<Utf8Bytes>,
     CloseReason,
 );
 
 /// The join handshake: the first message must be `join`, within 10 seconds; the room
 /// decides. `Err(None)`: the client went away (nothing to answer).
-async fn handshake(state: &AppState, stream: &mut WebSocket, conn: u64) -> Result<Joined, Option<Refusal>> {
+async fn handshake(state: &AppState, stream: &mut Socket, conn: u64) -> Result<Joined, Option<Refusal>> {
     let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
     let msg = match first {
         Ok(Some(Ok(Message::Text(t)))) if t.len() <= MAX_CLIENT_MESSAGE => decode(&t),
@@ -132,7 +211,7 @@ async fn handshake(state: &AppState, stream: &mut WebSocket, conn: u64) -> Resul
         ));
     };
     let closed = || Refusal::new(None, close::ROOM_CLOSED, "the room has closed");
-    let (tx, rx) = mpsc::channel::<Message>(state.config.outbound_queue);
+    let (tx, rx) = mpsc::channel::<Utf8Bytes>(state.config.outbound_queue);
     let close_reason: CloseReason = Arc::new(Mutex::new(None));
     let out = Outbound {
         tx,
@@ -161,7 +240,7 @@ async fn handshake(state: &AppState, stream: &mut WebSocket, conn: u64) -> Resul
 
 fn close_frame(code: u16, reason: &str) -> Message {
     Message::Close(Some(CloseFrame {
-        code,
+        code: code.into(),
         reason: reason.into(),
     }))
 }
@@ -193,32 +272,56 @@ impl Bucket {
     }
 }
 
-/// Sends one frame within the connection's write timeout; `false`: the client is gone or
-/// not reading (its kernel buffer is full), and the connection is to be dropped.
-async fn send_timed(socket: &mut WebSocket, m: Message, timeout: Duration) -> bool {
-    matches!(tokio::time::timeout(timeout, socket.send(m)).await, Ok(Ok(())))
+/// Sends one message within the connection's write timeout (a text longer than
+/// [`FRAGMENT`] as a fragmented message); `false`: the client is gone or not reading (its
+/// kernel buffer is full), and the connection is to be dropped.
+async fn send_timed(socket: &mut Socket, m: Message, timeout: Duration) -> bool {
+    let write = async {
+        match m {
+            Message::Text(t) if t.len() > FRAGMENT => {
+                for frame in fragments(Bytes::from(t)) {
+                    socket.feed(Message::Frame(frame)).await?;
+                }
+                socket.flush().await
+            }
+            m => socket.send(m).await,
+        }
+    };
+    matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
+}
+
+/// A text message as a text frame and continuation frames of at most [`FRAGMENT`] bytes,
+/// cut between UTF-8 characters (RFC 6455 allows cutting anywhere; whole characters keep
+/// every fragment readable on its own when debugging).
+fn fragments(text: Bytes) -> impl Iterator<Item = Frame> {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start == text.len() {
+            return None;
+        }
+        let mut end = (start + FRAGMENT).min(text.len());
+        // A UTF-8 continuation byte (10xxxxxx) is inside a character.
+        while end < text.len() && text[end] & 0xC0 == 0x80 {
+            end -= 1;
+        }
+        let opcode = OpCode::Data(if start == 0 { Data::Text } else { Data::Continue });
+        let frame = Frame::message(text.slice(start..end), opcode, end == text.len());
+        start = end;
+        Some(frame)
+    })
 }
 
 /// Whether a read error is the WebSocket layer refusing a frame over its size limit.
-fn is_too_big(e: &axum::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(err) = source {
-        if let Some(tokio_tungstenite::tungstenite::Error::Capacity(_)) =
-            err.downcast_ref::<tokio_tungstenite::tungstenite::Error>()
-        {
-            return true;
-        }
-        source = err.source();
-    }
-    false
+fn is_too_big(e: &tungstenite::Error) -> bool {
+    matches!(e, tungstenite::Error::Capacity(_))
 }
 
 /// What woke the session.
 enum Wake {
     /// A frame from the client (or its end).
-    Frame(Option<Result<Message, axum::Error>>),
+    Frame(Option<Result<Message, tungstenite::Error>>),
     /// The room's next message for this viewer; `None`: the room dropped the connection.
-    Out(Option<Message>),
+    Out(Option<Utf8Bytes>),
     Ping,
     /// The keepalive deadline passed (perhaps a stale one: `heard` says).
     Keepalive,
@@ -239,12 +342,12 @@ enum Wake {
 /// the backlog is discarded and only the close frame is sent: a client that stopped reading
 /// is disconnected at once, not after its whole queue.
 struct Session {
-    socket: WebSocket,
+    socket: Socket,
     conn: u64,
     code: String,
     viewer: Viewer,
     room: crate::registry::RoomHandle,
-    rx: mpsc::Receiver<Message>,
+    rx: mpsc::Receiver<Utf8Bytes>,
     close_reason: CloseReason,
     write_timeout: Duration,
 }
@@ -299,7 +402,7 @@ impl Session {
                             break;
                         }
                         (None, Some(m)) => {
-                            if !self.send(m).await {
+                            if !self.send(Message::Text(m)).await {
                                 break;
                             }
                         }
@@ -307,7 +410,7 @@ impl Session {
                     continue;
                 }
                 Wake::Ping => {
-                    if !self.send(Message::Ping(Default::default())).await {
+                    if !self.send(Message::Ping(Bytes::new())).await {
                         break;
                     }
                     continue;
@@ -395,7 +498,7 @@ impl Session {
     }
 }
 
-async fn run(state: AppState, mut socket: WebSocket) {
+async fn run(state: AppState, mut socket: Socket) {
     let conn = state.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let write_timeout = Duration::from_millis(state.config.write_timeout_ms);
 
@@ -432,7 +535,7 @@ async fn run(state: AppState, mut socket: WebSocket) {
 
 /// After sending a close frame: read and discard what the client still sends (briefly),
 /// so that unread data does not turn the close into a TCP reset.
-async fn drain(stream: &mut WebSocket) {
+async fn drain(stream: &mut Socket) {
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
         while let Some(Ok(m)) = stream.next().await {
             if matches!(m, Message::Close(_)) {
@@ -441,4 +544,54 @@ async fn drain(stream: &mut WebSocket) {
         }
     })
     .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fragments are at most [`FRAGMENT`] bytes, cut between characters (each is valid
+    /// UTF-8 on its own), a text frame then continuation frames, the last one final, and
+    /// they give back the message.
+    #[test]
+    fn fragments_cut_between_characters_and_reassemble() {
+        // 'é' is 2 bytes and '€' 3: with a 1-byte prefix every multiple of 1024 falls
+        // inside a character somewhere along the text.
+        let text = format!("x{}", "é€a".repeat(700));
+        let frames: Vec<Frame> = fragments(Bytes::from(text.clone())).collect();
+        assert!(frames.len() >= 4);
+        let mut joined = Vec::new();
+        for (i, frame) in frames.iter().enumerate() {
+            let header = frame.header();
+            let want = if i == 0 { Data::Text } else { Data::Continue };
+            assert_eq!(header.opcode, OpCode::Data(want));
+            assert_eq!(header.is_final, i == frames.len() - 1);
+            assert!(frame.payload().len() <= FRAGMENT);
+            if !header.is_final {
+                assert!(frame.payload().len() > FRAGMENT - 4, "a fragment cut short");
+            }
+            std::str::from_utf8(frame.payload()).expect("a fragment cut inside a character");
+            joined.extend_from_slice(frame.payload());
+        }
+        assert_eq!(joined, text.as_bytes());
+        // Exactly one fragment's worth is one frame.
+        let one: Vec<Frame> = fragments(Bytes::from("a".repeat(FRAGMENT))).collect();
+        assert_eq!(one.len(), 1);
+        assert!(one[0].header().is_final);
+    }
+
+    #[test]
+    fn upgrade_headers_are_read_as_rfc_6455_asks() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::CONNECTION,
+            HeaderValue::from_static("keep-alive, Upgrade"),
+        );
+        h.insert(header::UPGRADE, HeaderValue::from_static("WebSocket"));
+        assert!(header_has_token(&h, header::CONNECTION, "upgrade"));
+        assert!(header_is(&h, header::UPGRADE, "websocket"));
+        h.insert(header::CONNECTION, HeaderValue::from_static("upgrades"));
+        assert!(!header_has_token(&h, header::CONNECTION, "upgrade"));
+        assert!(!header_is(&h, header::SEC_WEBSOCKET_VERSION, "13"));
+    }
 }

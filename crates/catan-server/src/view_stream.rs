@@ -22,12 +22,12 @@
 //! Patch against the view the client holds.
 
 use crate::diff::{Doc, PatchWriter};
-use axum::extract::ws::Utf8Bytes;
 use catan_protocol::ServerMsg;
 use catan_rules::{redact, Event, Game, Seat, SeatParts, View, Viewer};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::sync::Arc;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// A part of a view diffed on its own: a top-level field, or one entry of `players`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
