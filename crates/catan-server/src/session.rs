@@ -92,7 +92,11 @@ pub async fn upgrade(
         };
         let socket =
             WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
-        run(state, socket).await;
+        // The handshake boxed: its futures are done once it is, and would otherwise stay
+        // part of every connection's task (its memory) for the connection's whole life.
+        if let Some(mut session) = Box::pin(join(&state, socket)).await {
+            session.run(&state).await;
+        }
         drop(permit);
     });
     (
@@ -150,7 +154,7 @@ type Joined = (
     String,
     crate::registry::RoomHandle,
     Viewer,
-    mpsc::Receiver<Utf8Bytes>,
+    futures_channel::mpsc::Receiver<Utf8Bytes>,
     CloseReason,
 );
 
@@ -211,7 +215,7 @@ async fn handshake(state: &AppState, stream: &mut Socket, conn: u64) -> Result<J
         ));
     };
     let closed = || Refusal::new(None, close::ROOM_CLOSED, "the room has closed");
-    let (tx, rx) = mpsc::channel::<Utf8Bytes>(state.config.outbound_queue);
+    let (tx, rx) = futures_channel::mpsc::channel::<Utf8Bytes>(state.config.outbound_queue);
     let close_reason: CloseReason = Arc::new(Mutex::new(None));
     let out = Outbound {
         tx,
@@ -276,18 +280,22 @@ impl Bucket {
 /// [`FRAGMENT`] as a fragmented message); `false`: the client is gone or not reading (its
 /// kernel buffer is full), and the connection is to be dropped.
 async fn send_timed(socket: &mut Socket, m: Message, timeout: Duration) -> bool {
-    let write = async {
-        match m {
-            Message::Text(t) if t.len() > FRAGMENT => {
-                for frame in fragments(Bytes::from(t)) {
-                    socket.feed(Message::Frame(frame)).await?;
-                }
-                socket.flush().await
-            }
-            m => socket.send(m).await,
+    let sent = match m {
+        // Boxed: rare (snapshots, some set-up updates), and its futures would otherwise add
+        // to the size of every connection's task.
+        Message::Text(t) if t.len() > FRAGMENT => {
+            tokio::time::timeout(timeout, Box::pin(send_fragments(socket, t))).await
         }
+        m => tokio::time::timeout(timeout, socket.send(m)).await,
     };
-    matches!(tokio::time::timeout(timeout, write).await, Ok(Ok(())))
+    matches!(sent, Ok(Ok(())))
+}
+
+async fn send_fragments(socket: &mut Socket, text: Utf8Bytes) -> Result<(), tungstenite::Error> {
+    for frame in fragments(Bytes::from(text)) {
+        socket.feed(Message::Frame(frame)).await?;
+    }
+    socket.flush().await
 }
 
 /// A text message as a text frame and continuation frames of at most [`FRAGMENT`] bytes,
@@ -347,7 +355,7 @@ struct Session {
     code: String,
     viewer: Viewer,
     room: crate::registry::RoomHandle,
-    rx: mpsc::Receiver<Utf8Bytes>,
+    rx: futures_channel::mpsc::Receiver<Utf8Bytes>,
     close_reason: CloseReason,
     write_timeout: Duration,
 }
@@ -357,11 +365,16 @@ impl Session {
         send_timed(&mut self.socket, m, self.write_timeout).await
     }
 
+    /// Boxed, like the other ends of a session: it runs once, and would otherwise add to
+    /// the size of every connection's task.
     async fn close(&mut self, code: u16, reason: &str) {
-        self.send(close_frame(code, reason)).await;
+        Box::pin(self.send(close_frame(code, reason))).await;
     }
 
-    async fn run(mut self, state: &AppState) {
+    /// Runs the session until either side closes. By reference: an async fn taking `self`
+    /// by value keeps a second copy of it in its future (rust-lang/rust#62958), and every
+    /// connection's task would carry both for its whole life.
+    async fn run(&mut self, state: &AppState) {
         let config = &state.config;
         let (code, conn, viewer) = (self.code.clone(), self.conn, self.viewer);
         let ping_interval = Duration::from_millis(config.ping_interval_ms);
@@ -383,7 +396,7 @@ impl Session {
         loop {
             let wake = tokio::select! {
                 f = self.socket.next() => Wake::Frame(f),
-                m = self.rx.recv() => Wake::Out(m),
+                m = self.rx.next() => Wake::Out(m),
                 _ = ping.tick() => Wake::Ping,
                 _ = &mut keepalive => Wake::Keepalive,
                 _ = shutdown.changed() => Wake::Shutdown,
@@ -445,7 +458,11 @@ impl Session {
             if let Message::Close(_) = frame {
                 // The client closed first: tungstenite has queued the echo of its close
                 // frame and refuses new frames; closing the sink flushes it.
-                let _ = tokio::time::timeout(self.write_timeout, SinkExt::close(&mut self.socket)).await;
+                let _ = Box::pin(tokio::time::timeout(
+                    self.write_timeout,
+                    SinkExt::close(&mut self.socket),
+                ))
+                .await;
                 break;
             }
             // Every frame counts: text, binary, ping and pong alike.
@@ -453,7 +470,7 @@ impl Session {
                 tracing::warn!(%code, conn, ?viewer, "rate limit exceeded; closing with 1008");
                 crate::metrics::rate_limit_closed();
                 self.close(close::POLICY, "rate limit exceeded").await;
-                drain(&mut self.socket).await;
+                Box::pin(drain(&mut self.socket)).await;
                 break;
             }
             let text_frame = match frame {
@@ -478,12 +495,21 @@ impl Session {
                     "message too big; closing with 1009"
                 );
                 self.close(close::TOO_BIG, "message too big (limit 16 KiB)").await;
-                drain(&mut self.socket).await;
+                Box::pin(drain(&mut self.socket)).await;
                 break;
             }
             match decode(&text_frame) {
                 Ok(msg) => {
-                    if self.room.tx.send(RoomMsg::Client { conn, msg }).await.is_err() {
+                    // Waiting for room in the mailbox is rare: boxed, so that its future
+                    // is not part of every connection's task.
+                    let sent = match self.room.tx.try_send(RoomMsg::Client { conn, msg }) {
+                        Ok(()) => Ok(()),
+                        Err(mpsc::error::TrySendError::Full(m)) => {
+                            Box::pin(self.room.tx.send(m)).await.map_err(drop)
+                        }
+                        Err(mpsc::error::TrySendError::Closed(_)) => Err(()),
+                    };
+                    if sent.is_err() {
                         break;
                     }
                 }
@@ -498,13 +524,14 @@ impl Session {
     }
 }
 
-async fn run(state: AppState, mut socket: Socket) {
+/// The join handshake on a new connection: the session to run, or `None` once a refusal
+/// (if any) has been sent.
+async fn join(state: &AppState, mut socket: Socket) -> Option<Session> {
     let conn = state.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let write_timeout = Duration::from_millis(state.config.write_timeout_ms);
-
-    let (code, room, viewer, rx, close_reason) = match handshake(&state, &mut socket, conn).await {
+    let (code, room, viewer, rx, close_reason) = match handshake(state, &mut socket, conn).await {
         Ok(joined) => joined,
-        Err(None) => return,
+        Err(None) => return None,
         Err(Some(Refusal { error, code, reason })) => {
             if let Some(message) = error {
                 let msg = ServerMsg::Error {
@@ -515,11 +542,11 @@ async fn run(state: AppState, mut socket: Socket) {
                 send_timed(&mut socket, text(&msg), write_timeout).await;
             }
             send_timed(&mut socket, close_frame(code, &reason), write_timeout).await;
-            return;
+            return None;
         }
     };
     tracing::debug!(%code, conn, ?viewer, "session started");
-    Session {
+    Some(Session {
         socket,
         conn,
         code,
@@ -528,9 +555,7 @@ async fn run(state: AppState, mut socket: Socket) {
         rx,
         close_reason,
         write_timeout,
-    }
-    .run(&state)
-    .await;
+    })
 }
 
 /// After sending a close frame: read and discard what the client still sends (briefly),
