@@ -9,7 +9,7 @@
 //! is lost to a crash.
 
 use crate::model::{ActionRecord, FinishedGame};
-use crate::store::{placeholders, save_in, Store, StoreError};
+use crate::store::{save_in, values_rows, Store, StoreError};
 use catan_rules::{GameConfig, Seat};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -548,12 +548,9 @@ async fn insert_start(conn: &mut sqlx::AnyConnection, game: &LiveGame) -> Result
     if inserted == 0 || game.seats.is_empty() {
         return Ok(());
     }
-    let rows: Vec<String> = (0..game.seats.len())
-        .map(|i| placeholders(i * 5 + 1, 5))
-        .collect();
     let sql = format!(
         "INSERT INTO live_seats (game_id, seat, name, bot, token_hash) VALUES {}",
-        rows.join(", ")
+        values_rows(conn, game.seats.len(), 5)
     );
     let mut q = sqlx::query(&sql).persistent(false);
     for (seat, s) in game.seats.iter().enumerate() {
@@ -572,11 +569,10 @@ async fn insert_actions(
     conn: &mut sqlx::AnyConnection,
     run: &[(&Arc<str>, &ActionRecord)],
 ) -> Result<(), StoreError> {
-    let rows: Vec<String> = (0..run.len()).map(|i| placeholders(i * 5 + 1, 5)).collect();
     let sql = format!(
         "INSERT INTO live_actions (game_id, idx, seat, action, at_ms) VALUES {} \
          ON CONFLICT (game_id, idx) DO NOTHING",
-        rows.join(", ")
+        values_rows(conn, run.len(), 5)
     );
     let mut q = sqlx::query(&sql).persistent(run.len() == APPEND_CHUNK);
     for (game_id, r) in run {
