@@ -1,6 +1,11 @@
 use anyhow::Context;
 use clap::Parser;
 
+/// mimalloc, not glibc's malloc: a broadcast allocates and frees many small buffers on
+/// both worker threads.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = catan_server::Config::parse();
