@@ -1,7 +1,7 @@
 //! `catan-load`: N rooms of WebSocket players (random legal moves from their views) plus
 //! spectators against a running `catan-server`; reports actions/s, the latency from an
 //! action to the last viewer's patch (p50/p99), the server's CPU time per action and its
-//! resident memory.
+//! resident memory, and this client's own CPU time per action (it shares the machine).
 //!
 //! Each room is driven by one task holding all its sockets with at most one action in
 //! flight, so the latency of an action is exact: until every viewer of the room has
@@ -324,7 +324,7 @@ fn server_pid(pid: Option<u32>) -> Option<u32> {
 }
 
 /// CPU seconds the process has used (user + system, all threads), from `/proc/<pid>/stat`.
-fn server_cpu_secs(pid: u32) -> Option<f64> {
+fn cpu_secs(pid: u32) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the parenthesised command name (which may contain spaces): state is
     // field 3, utime 14 and stime 15 (1-based), in clock ticks.
@@ -377,13 +377,15 @@ async fn main() -> anyhow::Result<()> {
     }
     tokio::time::sleep(Duration::from_secs(args.warmup)).await;
     let pid = server_pid(args.server_pid);
-    let cpu0 = pid.and_then(server_cpu_secs);
+    let cpu0 = pid.and_then(cpu_secs);
+    let own0 = cpu_secs(std::process::id());
     let started = Instant::now();
     stats.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     stats.measuring.store(false, Ordering::Relaxed);
     let elapsed = started.elapsed().as_secs_f64();
-    let cpu1 = pid.and_then(server_cpu_secs);
+    let cpu1 = pid.and_then(cpu_secs);
+    let own1 = cpu_secs(std::process::id());
     let actions = stats.actions.load(Ordering::Relaxed);
     let (_, rss_during, _) = server_memory(args.server_pid).unwrap_or((0, "?".into(), "?".into()));
     let rss_end = server_rss_kib(args.server_pid);
@@ -439,6 +441,18 @@ async fn main() -> anyhow::Result<()> {
             (b - a) * 1e6 / actions as f64
         ),
         _ => println!("server CPU: not found (pass --server-pid)"),
+    }
+    // This client shares the machine with the server: what it spends bounds the
+    // closed-loop rate as much as the server does.
+    if let (Some(a), Some(b)) = (own0, own1) {
+        if actions > 0 {
+            println!(
+                "load client CPU: {:.2} s ({:.2} cores busy), {:.1} µs per action",
+                b - a,
+                (b - a) / elapsed,
+                (b - a) * 1e6 / actions as f64
+            );
+        }
     }
     match mem {
         Some((pid, rss, hwm)) => {
