@@ -151,7 +151,6 @@ pub fn propose(ctx: &Ctx, mem: &mut Memory) -> Option<Action> {
     })
 }
 
-/// How far a hand is from the plan: cards missing, with a little credit for cards held.
 /// What `gold` is worth to the plan with `hand`, in [`distance`]'s units: each 2 gold buys
 /// one card the plan lacks (a whole point of distance), and half that beyond: gold is
 /// never stolen nor discarded, so it keeps its value for the builds after this plan.
@@ -162,6 +161,7 @@ fn gold_worth(ctx: &Ctx, hand: ResourceSet, gold: u16) -> f32 {
     now as f32 + 0.5 * (cards - now) as f32
 }
 
+/// How far a hand is from the plan: cards missing, with a little credit for cards held.
 fn distance(ctx: &Ctx, hand: ResourceSet) -> f32 {
     missing(hand, ctx.plan.cost).total() as f32 - 0.05 * hand.total() as f32
 }
