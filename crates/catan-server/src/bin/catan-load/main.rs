@@ -32,16 +32,20 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use catan_rules::{Action, LegalActions, Requirement, ResourceSet, Rng};
+use catan_rules::{Action, Requirement, ResourceSet, Rng};
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
+use tree::{apply_patch, Node, Op};
+
+mod tree;
 
 #[derive(Parser, Debug)]
 #[command(name = "catan-load", about = "Load generator for catan-server")]
@@ -79,7 +83,7 @@ type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<t
 struct Sock {
     ws: Ws,
     seat: Option<u8>,
-    view: Value,
+    view: Node,
 }
 
 async fn post_room(addr: &str, body: &Value) -> anyhow::Result<String> {
@@ -109,22 +113,20 @@ async fn post_room(addr: &str, body: &Value) -> anyhow::Result<String> {
         .to_string())
 }
 
-/// The parts of a server message the load client uses.
+/// The parts of a server message the load client uses, decoded in one pass over the
+/// text (no `Value` of the whole message).
 #[derive(serde::Deserialize)]
-struct Incoming {
-    #[serde(rename = "type")]
-    kind: String,
-    view: Option<Value>,
-    patch: Option<json_patch::Patch>,
+struct Incoming<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    view: Option<Node>,
+    #[serde(borrow)]
+    patch: Option<Vec<Op<'a>>>,
 }
 
 async fn next_json(ws: &mut Ws) -> anyhow::Result<Value> {
-    next_msg(ws).await
-}
-
-async fn next_msg<T: serde::de::DeserializeOwned>(ws: &mut Ws) -> anyhow::Result<T> {
     loop {
-        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await? {
+        match tokio::time::timeout(READ_TIMEOUT, ws.next()).await? {
             Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(&t)?),
             Some(Ok(Message::Close(f))) => anyhow::bail!("closed: {f:?}"),
             Some(Ok(_)) => continue,
@@ -136,19 +138,26 @@ async fn next_msg<T: serde::de::DeserializeOwned>(ws: &mut Ws) -> anyhow::Result
 
 impl Sock {
     /// Reads until a snapshot or update arrives (or an error for this socket's action);
-    /// returns true for an update/snapshot.
+    /// returns true for an update/snapshot. No timeout of its own: the caller bounds a
+    /// whole round of reads with one timer (one per message was a timer-wheel insert and
+    /// removal for each of them).
     async fn until_update(&mut self) -> anyhow::Result<bool> {
         loop {
-            // Decoded straight into the parts used (no `Value` of the whole message), so
-            // the load client spends less of the shared CPU.
-            let m: Incoming = next_msg(&mut self.ws).await?;
-            match m.kind.as_str() {
+            let t = match self.ws.next().await {
+                Some(Ok(Message::Text(t))) => t,
+                Some(Ok(Message::Close(f))) => anyhow::bail!("closed: {f:?}"),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.into()),
+                None => anyhow::bail!("socket ended"),
+            };
+            let m: Incoming = serde_json::from_str(&t)?;
+            match m.kind.as_ref() {
                 "snapshot" => {
                     self.view = m.view.unwrap_or_default();
                     return Ok(true);
                 }
                 "update" => {
-                    json_patch::patch(&mut self.view, &m.patch.unwrap_or_default())?;
+                    apply_patch(&mut self.view, m.patch.unwrap_or_default())?;
                     return Ok(true);
                 }
                 "error" => return Ok(false),
@@ -158,18 +167,23 @@ impl Sock {
     }
 }
 
-fn choose(view: &Value, seat: u8, rng: &mut Rng) -> Option<Action> {
+/// This seat's move: a discard when one is required, else a random legal action; `None`
+/// when the seat has nothing to do. Reads the view's `legal` in place and decodes only
+/// the one action chosen (most seats, most of the time, have nothing to do).
+fn choose(view: &Node, seat: u8, rng: &mut Rng) -> Option<Action> {
     use serde::Deserialize;
-    // Deserialized from the borrowed tree: no copy of the view per seat and action.
-    let legal = LegalActions::deserialize(&view["legal"]).ok()?;
-    if legal.actions.is_empty() && legal.requirements.is_empty() {
+    let legal = view.get("legal");
+    let actions = legal.get("actions").as_array()?;
+    let requirements = legal.get("requirements").as_array()?;
+    if actions.is_empty() && requirements.is_empty() {
         return None;
     }
-    for r in &legal.requirements {
-        if let Requirement::Discard { count } = r {
-            let mut hand = ResourceSet::deserialize(&view["players"][seat as usize]["hand"]).ok()?;
+    for r in requirements {
+        if let Ok(Requirement::Discard { count }) = Requirement::deserialize(r.to_value()) {
+            let hand = view.get("players").at(seat as usize).get("hand");
+            let mut hand = ResourceSet::deserialize(hand.to_value()).ok()?;
             let mut cards = ResourceSet::EMPTY;
-            for _ in 0..*count {
+            for _ in 0..count {
                 let c = hand.nth_card(rng.below(hand.total()));
                 hand[c] -= 1;
                 cards[c] += 1;
@@ -177,10 +191,21 @@ fn choose(view: &Value, seat: u8, rng: &mut Rng) -> Option<Action> {
             return Some(Action::Discard { cards });
         }
     }
-    if legal.actions.is_empty() {
+    if actions.is_empty() {
         return None;
     }
-    Some(legal.actions[rng.below(legal.actions.len() as u32) as usize])
+    Action::deserialize(actions[rng.below(actions.len() as u32) as usize].to_value()).ok()
+}
+
+/// How long a room waits for the messages it expects before it fails.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `{"type": "action", "action": …}`, serialized without building a `Value` first.
+#[derive(serde::Serialize)]
+struct ActionMessage {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    action: Action,
 }
 
 struct Stats {
@@ -233,16 +258,21 @@ async fn run_room(
             socks.push(Sock {
                 ws,
                 seat,
-                view: Value::Null,
+                view: Node::Null,
             });
         }
         socks[0]
             .ws
             .send(Message::text(json!({"type": "start"}).to_string()))
             .await?;
-        for s in socks.iter_mut() {
-            s.until_update().await?;
-        }
+        tokio::time::timeout(READ_TIMEOUT, async {
+            for s in socks.iter_mut() {
+                s.until_update().await?;
+            }
+            anyhow::Ok(())
+        })
+        .await
+        .map_err(|_| anyhow::anyhow!("room {code}: no first view within {READ_TIMEOUT:?}"))??;
         // Slots that passed while this client set up a new game are its own delay, not
         // the server's: the schedule resumes from now.
         if let Some(at) = &mut next_at {
@@ -253,7 +283,7 @@ async fn run_room(
                 return Ok(());
             }
             let spectator_view = &socks[socks.len() - 1].view;
-            if !spectator_view["winner"].is_null() {
+            if !spectator_view.get("winner").is_null() {
                 stats.games.fetch_add(1, Ordering::Relaxed);
                 break;
             }
@@ -282,22 +312,30 @@ async fn run_room(
                 }
                 _ => Instant::now(),
             };
-            socks[i]
-                .ws
-                .send(Message::text(
-                    json!({"type": "action", "action": action}).to_string(),
-                ))
-                .await?;
-            if !socks[i].until_update().await? {
+            let text = serde_json::to_string(&ActionMessage {
+                kind: "action",
+                action,
+            })?;
+            socks[i].ws.send(Message::text(text)).await?;
+            // Every viewer's update, under one timer for the whole round.
+            let seen = tokio::time::timeout(READ_TIMEOUT, async {
+                if !socks[i].until_update().await? {
+                    return anyhow::Ok(false);
+                }
+                for (j, s) in socks.iter_mut().enumerate() {
+                    if j != i {
+                        s.until_update().await?;
+                    }
+                }
+                anyhow::Ok(true)
+            })
+            .await
+            .map_err(|_| anyhow::anyhow!("room {code}: no update within {READ_TIMEOUT:?}"))??;
+            if !seen {
                 if stats.measuring.load(Ordering::Relaxed) {
                     stats.errors.fetch_add(1, Ordering::Relaxed);
                 }
                 continue;
-            }
-            for (j, s) in socks.iter_mut().enumerate() {
-                if j != i {
-                    s.until_update().await?;
-                }
             }
             if stats.measuring.load(Ordering::Relaxed) {
                 let us = t0.elapsed().as_micros().min(u32::MAX as u128) as u32;
