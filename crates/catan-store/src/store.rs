@@ -249,6 +249,27 @@ pub(crate) fn placeholders(first: usize, count: usize) -> String {
 const SUMMARY_COLUMNS: &str = "id, code, variant, player_count, status, winner, rules_version, created_at, \
                                started_at, finished_at, action_count";
 
+/// Every SQLite connection writes ahead (`journal_mode = WAL`) and syncs each commit
+/// (`synchronous = FULL`).
+///
+/// SQLite's default rollback journal syncs the journal file, the database and the
+/// directory on every commit (sqlx sets neither pragma): three `fsync`s before the live
+/// games' journal may acknowledge a batch, while every room holds its updates back for
+/// that acknowledgement. With WAL a commit appends to one file and syncs it once; readers
+/// (the finished-games list, replays) no longer wait on the writer. `FULL`, not WAL's
+/// usual `NORMAL`, so that a commit stays durable through a power loss, not only through
+/// a crash of the server: what a player was shown is on disk. The setting is per
+/// connection; WAL is kept in the file (`catan.db-wal` and `catan.db-shm` beside it).
+async fn sqlite_pragmas(conn: &mut sqlx::AnyConnection) -> std::result::Result<(), sqlx::Error> {
+    sqlx::query("PRAGMA journal_mode = WAL")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("PRAGMA synchronous = FULL")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 impl Store {
     /// Connects to `url` (`postgres://…` or `sqlite://…`; `None` or empty: a SQLite file
     /// `catan.db` in the working directory, which is logged) and runs the migrations.
@@ -281,10 +302,13 @@ impl Store {
             Backend::Postgres => with_session_limits(&url, options.statement_timeout),
             Backend::Sqlite => url,
         };
-        let pool = AnyPoolOptions::new()
+        let mut pool = AnyPoolOptions::new()
             .max_connections(options.max_connections)
-            .acquire_timeout(options.acquire_timeout)
-            .connect_lazy(&url)?;
+            .acquire_timeout(options.acquire_timeout);
+        if backend == Backend::Sqlite {
+            pool = pool.after_connect(|conn, _| Box::pin(sqlite_pragmas(conn)));
+        }
+        let pool = pool.connect_lazy(&url)?;
         tracing::info!(database = %redact_url(&url), ?backend, "games store configured");
         Ok(Store {
             pool,

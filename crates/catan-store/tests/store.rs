@@ -227,6 +227,38 @@ async fn reopened_store_lists_saved_games(db: TestDb) {
     db.drop_db().await;
 }
 
+/// Every SQLite connection of the pool writes ahead and syncs each commit: the journal of
+/// live games acknowledges a batch only once it is on disk, with one `fsync` (not the three
+/// of SQLite's default rollback journal).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_connections_write_ahead_and_sync_every_commit() {
+    let db = TestDb::sqlite();
+    let store = db.store().await;
+    // More connections than one: the pragmas are set on each, not only the first.
+    let mut conns = Vec::new();
+    for _ in 0..3 {
+        conns.push(store.pool().acquire().await.unwrap());
+    }
+    for conn in conns.iter_mut() {
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&mut **conn)
+            .await
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&mut **conn)
+            .await
+            .unwrap();
+        assert_eq!(sync, 2, "synchronous = FULL");
+    }
+    drop(conns);
+    store.save(&record("w0", base_game(), 1_000)).await.unwrap();
+    let wal = db.dir().unwrap().join("games.db-wal");
+    assert!(wal.exists(), "{} missing", wal.display());
+    store.close().await;
+    db.drop_db().await;
+}
+
 /// Shutting the writer down right after submitting still writes every game.
 async fn shutdown_flushes_queued_games(db: TestDb) {
     let store = db.store().await;
