@@ -260,14 +260,35 @@ const SUMMARY_COLUMNS: &str = "id, code, variant, player_count, status, winner, 
 /// usual `NORMAL`, so that a commit stays durable through a power loss, not only through
 /// a crash of the server: what a player was shown is on disk. The setting is per
 /// connection; WAL is kept in the file (`catan.db-wal` and `catan.db-shm` beside it).
+///
+/// A file SQLite cannot put in WAL mode (it answers with the mode it kept, e.g. on a
+/// file system without shared memory) still works, with a warning. A read-only URL
+/// (`mode=ro`) gets neither pragma: switching the mode writes to the file.
 async fn sqlite_pragmas(conn: &mut sqlx::AnyConnection) -> std::result::Result<(), sqlx::Error> {
-    sqlx::query("PRAGMA journal_mode = WAL")
-        .execute(&mut *conn)
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode = WAL")
+        .fetch_one(&mut *conn)
         .await?;
+    // An in-memory database answers "memory": nothing to keep on disk anyway.
+    if !mode.eq_ignore_ascii_case("wal") && !mode.eq_ignore_ascii_case("memory") {
+        tracing::warn!(
+            journal_mode = %mode,
+            "SQLite kept its {mode} journal instead of write-ahead logging: commits stay durable, \
+             but each costs several fsyncs"
+        );
+    }
     sqlx::query("PRAGMA synchronous = FULL")
         .execute(&mut *conn)
         .await?;
     Ok(())
+}
+
+/// Whether a SQLite URL opens its file read-only.
+fn sqlite_read_only(url: &str) -> bool {
+    url.split_once('?').is_some_and(|(_, query)| {
+        query
+            .split('&')
+            .any(|p| p == "mode=ro" || p == "immutable=true" || p == "immutable=1")
+    })
 }
 
 impl Store {
@@ -305,7 +326,7 @@ impl Store {
         let mut pool = AnyPoolOptions::new()
             .max_connections(options.max_connections)
             .acquire_timeout(options.acquire_timeout);
-        if backend == Backend::Sqlite {
+        if backend == Backend::Sqlite && !sqlite_read_only(&url) {
             pool = pool.after_connect(|conn, _| Box::pin(sqlite_pragmas(conn)));
         }
         let pool = pool.connect_lazy(&url)?;
@@ -670,6 +691,16 @@ mod tests {
             redact_url("sqlite://catan.db?mode=rwc"),
             "sqlite://catan.db?mode=rwc"
         );
+    }
+
+    #[test]
+    fn read_only_sqlite_urls_are_told_apart() {
+        assert!(sqlite_read_only("sqlite://x.db?mode=ro"));
+        assert!(sqlite_read_only("sqlite://x.db?cache=shared&mode=ro"));
+        assert!(sqlite_read_only("sqlite://x.db?immutable=true"));
+        assert!(!sqlite_read_only("sqlite://x.db?mode=rwc"));
+        assert!(!sqlite_read_only("sqlite://x.db"));
+        assert!(!sqlite_read_only("sqlite://mode=ro.db"));
     }
 
     #[test]

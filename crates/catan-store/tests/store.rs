@@ -259,6 +259,38 @@ async fn sqlite_connections_write_ahead_and_sync_every_commit() {
     db.drop_db().await;
 }
 
+/// A read-only URL still opens a file in the rollback-journal mode (switching it to WAL
+/// would write to it): the pragmas are left out, not failed on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_sqlite_url_opens_a_rollback_journal_file() {
+    use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
+    use sqlx::ConnectOptions;
+    let db = TestDb::sqlite();
+    let path = db.dir().unwrap().join("old.db");
+    let mut conn = SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Delete)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query("CREATE TABLE t (x INTEGER)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    drop(conn);
+    let url = format!("sqlite://{}?mode=ro", path.display());
+    let store = Store::connect_lazy_with(Some(&url), fast_options()).unwrap();
+    store.ping(Duration::from_secs(5)).await.unwrap();
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(mode, "delete");
+    store.close().await;
+    db.drop_db().await;
+}
+
 /// Shutting the writer down right after submitting still writes every game.
 async fn shutdown_flushes_queued_games(db: TestDb) {
     let store = db.store().await;
