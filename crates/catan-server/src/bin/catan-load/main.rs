@@ -42,7 +42,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tree::{apply_patch, Node, Op};
 
 mod tree;
@@ -124,16 +124,22 @@ struct Incoming<'a> {
     patch: Option<Vec<Op<'a>>>,
 }
 
-async fn next_json(ws: &mut Ws) -> anyhow::Result<Value> {
+/// The next text message (pings and the like skipped); an error once the socket closes.
+async fn next_text(ws: &mut Ws) -> anyhow::Result<Utf8Bytes> {
     loop {
-        match tokio::time::timeout(READ_TIMEOUT, ws.next()).await? {
-            Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(&t)?),
+        match ws.next().await {
+            Some(Ok(Message::Text(t))) => return Ok(t),
             Some(Ok(Message::Close(f))) => anyhow::bail!("closed: {f:?}"),
             Some(Ok(_)) => continue,
             Some(Err(e)) => return Err(e.into()),
             None => anyhow::bail!("socket ended"),
         }
     }
+}
+
+async fn next_json(ws: &mut Ws) -> anyhow::Result<Value> {
+    let t = tokio::time::timeout(READ_TIMEOUT, next_text(ws)).await??;
+    Ok(serde_json::from_str(&t)?)
 }
 
 impl Sock {
@@ -143,13 +149,7 @@ impl Sock {
     /// removal for each of them).
     async fn until_update(&mut self) -> anyhow::Result<bool> {
         loop {
-            let t = match self.ws.next().await {
-                Some(Ok(Message::Text(t))) => t,
-                Some(Ok(Message::Close(f))) => anyhow::bail!("closed: {f:?}"),
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => return Err(e.into()),
-                None => anyhow::bail!("socket ended"),
-            };
+            let t = next_text(&mut self.ws).await?;
             let m: Incoming = serde_json::from_str(&t)?;
             match m.kind.as_ref() {
                 "snapshot" => {
