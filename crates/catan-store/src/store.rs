@@ -207,7 +207,6 @@ fn small<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T> {
     T::try_from(v).map_err(|_| corrupt(format!("{what} out of range: {v}")))
 }
 
-/// `$first, $first+1, …` (`count` of them) in parentheses.
 /// The `VALUES` list of a multi-row `INSERT`: `rows` groups of `per_row` parameters. On
 /// SQLite the parameters are anonymous (`?`): SQLite finds a numbered parameter's name by a
 /// linear search (`sqlite3_bind_parameter_name`, called by sqlx for every parameter), so
@@ -224,26 +223,33 @@ fn values_rows_for(anonymous: bool, rows: usize, per_row: usize) -> String {
         if r > 0 {
             out.push_str(", ");
         }
-        out.push('(');
-        for c in 0..per_row {
-            if c > 0 {
-                out.push_str(", ");
-            }
-            if anonymous {
-                out.push('?');
-            } else {
-                use std::fmt::Write;
-                let _ = write!(out, "${}", r * per_row + c + 1);
-            }
-        }
-        out.push(')');
+        push_group(&mut out, r * per_row + 1, per_row, anonymous);
     }
     out
 }
 
+/// `$first, $first+1, …` (`count` of them) in parentheses.
 pub(crate) fn placeholders(first: usize, count: usize) -> String {
-    let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
-    format!("({})", list.join(", "))
+    let mut out = String::new();
+    push_group(&mut out, first, count, false);
+    out
+}
+
+/// Appends `count` parameters in parentheses: `$first, $first+1, …`, or `?` each.
+fn push_group(out: &mut String, first: usize, count: usize, anonymous: bool) {
+    use std::fmt::Write;
+    out.push('(');
+    for i in first..first + count {
+        if i > first {
+            out.push_str(", ");
+        }
+        if anonymous {
+            out.push('?');
+        } else {
+            let _ = write!(out, "${i}");
+        }
+    }
+    out.push(')');
 }
 
 const SUMMARY_COLUMNS: &str = "id, code, variant, player_count, status, winner, rules_version, created_at, \
