@@ -146,7 +146,9 @@ async fn trade_by_dialogs(ann: &Page, bo: &Page) -> bool {
                 .await
                 .unwrap();
             bo.click("[data-submit=counter]").await.unwrap();
-            ann.wait_for("document.querySelector('[data-do=confirm_trade]') && document.querySelector('[data-offer]').textContent.includes('countered')", "Bo's counter on Ann's page").await.unwrap();
+            // Bo's own answer, by name: the bot in the third seat may counter first, and the
+            // dialog Ann opens lists only the answers in her view when she clicks.
+            ann.wait_for("document.querySelector('[data-do=confirm_trade]') && document.querySelector('[data-offer]').textContent.includes('Bo: countered')", "Bo's counter on Ann's page").await.unwrap();
             ann.click("[data-do=confirm_trade]").await.unwrap();
             let bo_choice = ann
                 .wait_for("[...document.querySelectorAll('[data-choice]')].find(b => b.textContent.includes('Bo'))?.getAttribute('data-choice')", "the choice of Bo")
