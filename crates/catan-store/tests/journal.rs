@@ -200,3 +200,73 @@ async fn many_rooms_share_commits(db: TestDb) {
     store.close().await;
     db.drop_db().await;
 }
+
+/// The journal keeps one connection from commit to commit. When the database drops it (a
+/// restart, an administrator ending the session), the next commit fails, that connection
+/// is closed, and the retry goes through a new one: nothing queued is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_dropped_journal_connection_is_replaced() {
+    let Some(mut db) = TestDb::postgres().await else {
+        return;
+    };
+    // A name for this store's sessions, to end exactly them (other tests share the
+    // database).
+    let app = format!("catan_journal_test_{}", std::process::id());
+    db.url.push_str(&format!("&application_name={app}"));
+    let store = db.store().await;
+    let config = JournalConfig {
+        initial_backoff: std::time::Duration::from_millis(20),
+        ..JournalConfig::default()
+    };
+    let journal = spawn_journal(store.clone(), config);
+    let handle = journal.handle();
+    let played = base_game();
+    let ack = Durable::new(0);
+    handle
+        .try_send(JournalOp::Start(Box::new(live("kept", played, "t"))))
+        .unwrap();
+    let mut ops = appends("kept", played, 20, &ack).into_iter();
+    for op in ops.by_ref().take(10) {
+        handle.try_send(op).unwrap();
+    }
+    assert!(handle.flush().await);
+    assert_eq!(ack.count(), 10);
+    assert_eq!(handle.stats().failed_attempts, 0);
+
+    let admin_url = common::pg_base_url().unwrap();
+    let mut admin = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url)
+        .await
+        .unwrap();
+    let ended: i64 = sqlx::query(
+        "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE application_name = $1) AS t",
+    )
+    .bind(&app)
+    .fetch_one(&mut admin)
+    .await
+    .unwrap()
+    .get(0);
+    assert!(ended >= 1, "the journal's session was open");
+    <sqlx::AnyConnection as sqlx::Connection>::close(admin)
+        .await
+        .unwrap();
+
+    for op in ops {
+        handle.try_send(op).unwrap();
+    }
+    let flushed = tokio::time::timeout(std::time::Duration::from_secs(30), handle.flush()).await;
+    assert_eq!(flushed, Ok(true), "the journal stuck to its dropped connection");
+    assert_eq!(ack.count(), 20, "the actions after the drop are committed");
+    let stats = handle.stats();
+    assert!(
+        stats.failed_attempts >= 1,
+        "{stats:?}: the dropped connection failed once"
+    );
+    assert_eq!(stats.dropped, 0);
+    let games = store.live_games().await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].actions.len(), 20);
+    journal.shutdown().await;
+    store.close().await;
+    db.drop_db().await;
+}
