@@ -20,6 +20,7 @@ pub mod stats;
 pub mod turn_timer;
 pub mod view_stream;
 pub mod web;
+pub mod wire;
 
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderValue, Method, StatusCode};

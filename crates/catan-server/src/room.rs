@@ -5,6 +5,7 @@
 
 use crate::turn_timer::{Moment, TurnTimer};
 use crate::view_stream::{Frame, ServerFields, ViewStream};
+use crate::wire::{Refused, Wire};
 use crate::AppState;
 use catan_bots::Bot;
 use catan_protocol::{close, ClientMsg, RoomInfo, RoomOptions, RoomStatus, SeatInfo, ServerMsg};
@@ -15,7 +16,7 @@ use catan_store::{
     PlayerKind, PlayerRecord, ResumedGame,
 };
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -23,20 +24,26 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 pub type ConnId = u64;
 
-/// The sending half of one connection, as the room sees it. Before dropping it the room
-/// may leave a close code and reason for the session to send.
-#[derive(Clone)]
+/// The sending half of one connection, as the room sees it: the room writes its messages
+/// to the socket itself ([`Wire`]); the session writes out what the socket could not take
+/// at once. Dropping it lets the connection go (the session then closes it).
 pub struct Outbound {
-    /// futures' bounded channel, not tokio's: tokio's allocates a block of 32 slots up
-    /// front (about 1.5 KiB with the channel), in every idle connection; this one
-    /// allocates per queued message, and an idle connection's queue is empty.
-    pub tx: futures_channel::mpsc::Sender<Utf8Bytes>,
-    pub close: Arc<Mutex<Option<(u16, String)>>>,
+    pub wire: Arc<Wire>,
+    /// Messages the backlog may hold before the client counts as too slow.
+    pub limit: usize,
 }
 
 impl Outbound {
-    fn set_close(&self, code: u16, reason: &str) {
-        *self.close.lock().unwrap() = Some((code, reason.to_string()));
+    /// Lets the connection go; its session sends this close frame.
+    fn release(&self, code: u16, reason: &str) {
+        self.wire.release(Some((code, reason.to_string())));
+    }
+}
+
+impl Drop for Outbound {
+    fn drop(&mut self) {
+        // After `release` this does nothing (the first close left stands).
+        self.wire.release(None);
     }
 }
 
@@ -658,7 +665,7 @@ impl Room {
             return;
         };
         if let Some((code, reason)) = close {
-            out.set_close(code, reason);
+            out.release(code, reason);
         }
         crate::metrics::connection(role_label(viewer), -1.0);
         if let Viewer::Seat(s) = viewer {
@@ -685,14 +692,14 @@ impl Room {
         }
     }
 
-    /// Queues a message without waiting; a full queue drops the client (too slow).
+    /// Sends a message without waiting; a full backlog drops the client (too slow).
     fn send(&mut self, conn: ConnId, msg: Utf8Bytes) {
         let Some((_, out)) = self.conns.get_mut(&conn) else {
             return;
         };
-        match out.tx.try_send(msg) {
+        match out.wire.send(&msg, out.limit) {
             Ok(()) => {}
-            Err(e) if e.is_full() => {
+            Err(Refused::Full) => {
                 tracing::warn!(conn, "client too slow: outbound queue full; dropping it");
                 crate::metrics::slow_client_dropped();
                 self.drop_conn(
@@ -700,7 +707,7 @@ impl Room {
                     Some((close::TOO_SLOW, "too slow: reconnect for a snapshot")),
                 );
             }
-            Err(_) => self.drop_conn(conn, None),
+            Err(Refused::Failed) => self.drop_conn(conn, None),
         }
     }
 

@@ -1,8 +1,10 @@
 //! One WebSocket connection: the upgrade (with explicit limits), the join handshake, then
 //! one task that reads the client's frames (size and rate limits, decoding) into the room's
-//! mailbox and writes the room's messages from the connection's bounded outbound queue.
+//! mailbox, keeps the connection alive, and writes out what the socket could not take of
+//! the room's messages at once (the room writes them itself: see [`crate::wire`]).
 
 use crate::room::{JoinRequest, Outbound, RoomMsg};
+use crate::wire::{fragments, SharedIo, Wire, FRAGMENT};
 use crate::AppState;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -11,12 +13,10 @@ use catan_protocol::{close, ClientMsg, ServerMsg, MAX_CLIENT_MESSAGE};
 use catan_rules::Viewer;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
-use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{self, Bytes, Message, Utf8Bytes};
 use tokio_tungstenite::WebSocketStream;
@@ -26,16 +26,11 @@ use tokio_tungstenite::WebSocketStream;
 /// and the session answers with a 1009 close after draining.
 const HARD_LIMIT: usize = 64 * 1024;
 
-/// Server messages longer than this go out as a fragmented message (RFC 6455 §5.4: a text
-/// frame and continuation frames of at most this many bytes; every client reassembles
-/// them). tungstenite formats each frame into a buffer that keeps its largest capacity for
-/// the life of the connection: unfragmented, the join snapshot (6 KiB for a 4-player game)
-/// would stay allocated in every idle connection. Updates are mostly smaller than this.
-const FRAGMENT: usize = 1024;
-
 /// A joined client's WebSocket: tokio-tungstenite over the upgraded HTTP connection, used
-/// directly (not through axum's wrapper) so that large messages can be fragmented.
-pub(crate) type Socket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
+/// directly (not through axum's wrapper) so that the room can write to the same socket.
+/// The session's own long texts are fragmented too ([`FRAGMENT`]): tungstenite formats
+/// each frame into a buffer that keeps its largest capacity for the connection's life.
+pub(crate) type Socket = WebSocketStream<SharedIo>;
 
 /// `GET /ws`: checks the upgrade request (as RFC 6455 §4.2.1 asks), the per-address and
 /// global connection limits, then answers 101 and runs the session on the upgraded
@@ -90,11 +85,12 @@ pub async fn upgrade(
                 return;
             }
         };
+        let wire = Wire::new(TokioIo::new(upgraded));
         let socket =
-            WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
+            WebSocketStream::from_raw_socket(SharedIo(wire.clone()), Role::Server, Some(config)).await;
         // The handshake boxed: its futures are done once it is, and would otherwise stay
         // part of every connection's task (its memory) for the connection's whole life.
-        if let Some(mut session) = Box::pin(join(&state, socket)).await {
+        if let Some(mut session) = Box::pin(join(&state, socket, wire)).await {
             session.run(&state).await;
         }
         drop(permit);
@@ -149,18 +145,16 @@ impl Refusal {
     }
 }
 
-type CloseReason = Arc<Mutex<Option<(u16, String)>>>;
-type Joined = (
-    String,
-    crate::registry::RoomHandle,
-    Viewer,
-    futures_channel::mpsc::Receiver<Utf8Bytes>,
-    CloseReason,
-);
+type Joined = (String, crate::registry::RoomHandle, Viewer);
 
 /// The join handshake: the first message must be `join`, within 10 seconds; the room
 /// decides. `Err(None)`: the client went away (nothing to answer).
-async fn handshake(state: &AppState, stream: &mut Socket, conn: u64) -> Result<Joined, Option<Refusal>> {
+async fn handshake(
+    state: &AppState,
+    stream: &mut Socket,
+    wire: &Arc<Wire>,
+    conn: u64,
+) -> Result<Joined, Option<Refusal>> {
     let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
     let msg = match first {
         Ok(Some(Ok(Message::Text(t)))) if t.len() <= MAX_CLIENT_MESSAGE => decode(&t),
@@ -215,11 +209,9 @@ async fn handshake(state: &AppState, stream: &mut Socket, conn: u64) -> Result<J
         ));
     };
     let closed = || Refusal::new(None, close::ROOM_CLOSED, "the room has closed");
-    let (tx, rx) = futures_channel::mpsc::channel::<Utf8Bytes>(state.config.outbound_queue);
-    let close_reason: CloseReason = Arc::new(Mutex::new(None));
     let out = Outbound {
-        tx,
-        close: close_reason.clone(),
+        wire: wire.clone(),
+        limit: state.config.outbound_queue,
     };
     let (reply_tx, reply_rx) = oneshot::channel();
     if room
@@ -236,7 +228,7 @@ async fn handshake(state: &AppState, stream: &mut Socket, conn: u64) -> Result<J
         return Err(closed());
     }
     match reply_rx.await {
-        Ok(Ok(viewer)) => Ok((code, room, viewer, rx, close_reason)),
+        Ok(Ok(viewer)) => Ok((code, room, viewer)),
         Ok(Err((close_code, reason))) => Err(Refusal::new(Some(reason.clone()), close_code, &reason)),
         Err(_) => Err(closed()),
     }
@@ -298,27 +290,6 @@ async fn send_fragments(socket: &mut Socket, text: Utf8Bytes) -> Result<(), tung
     socket.flush().await
 }
 
-/// A text message as a text frame and continuation frames of at most [`FRAGMENT`] bytes,
-/// cut between UTF-8 characters (RFC 6455 allows cutting anywhere; whole characters keep
-/// every fragment readable on its own when debugging).
-fn fragments(text: Bytes) -> impl Iterator<Item = Frame> {
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        if start == text.len() {
-            return None;
-        }
-        let mut end = (start + FRAGMENT).min(text.len());
-        // A UTF-8 continuation byte (10xxxxxx) is inside a character.
-        while end < text.len() && text[end] & 0xC0 == 0x80 {
-            end -= 1;
-        }
-        let opcode = OpCode::Data(if start == 0 { Data::Text } else { Data::Continue });
-        let frame = Frame::message(text.slice(start..end), opcode, end == text.len());
-        start = end;
-        Some(frame)
-    })
-}
-
 /// Whether a read error is the WebSocket layer refusing a frame over its size limit.
 fn is_too_big(e: &tungstenite::Error) -> bool {
     matches!(e, tungstenite::Error::Capacity(_))
@@ -328,35 +299,34 @@ fn is_too_big(e: &tungstenite::Error) -> bool {
 enum Wake {
     /// A frame from the client (or its end).
     Frame(Option<Result<Message, tungstenite::Error>>),
-    /// The room's next message for this viewer; `None`: the room dropped the connection.
-    Out(Option<Utf8Bytes>),
+    /// The room's messages wait in the backlog, or the room let go of the connection.
+    Wire(crate::wire::Wake),
     Ping,
     /// The keepalive deadline passed (perhaps a stale one: `heard` says).
     Keepalive,
     Shutdown,
 }
 
-/// A joined connection: one task that reads the client's frames into the room's mailbox and
-/// writes the room's messages from the connection's bounded queue, pings the client every
-/// `ping_interval` and gives up on any frame not written within `write_timeout`.
+/// A joined connection: one task that reads the client's frames into the room's mailbox,
+/// writes out the backlog of the room's messages (what the socket did not take at once),
+/// pings the client every `ping_interval` and gives up on any write not done within
+/// `write_timeout`.
 ///
 /// One task, not a reader and a writer: a connection then costs one task and one future
-/// (not two, plus the lock that a split socket shares between them), which is most of an
-/// idle connection's memory, and an update reaches the socket without a lock handover.
-/// While a frame is being written nothing is read; writes are bounded by the write timeout
-/// and the room never waits on a connection (it fills the queue with `try_send`).
+/// (not two), which is most of an idle connection's memory. While the backlog is being
+/// written nothing is read; writes are bounded by the write timeout and the room never
+/// waits on a connection (it writes what the socket takes, and queues the rest).
 ///
 /// When the room drops the connection (leaving a close code, e.g. 4008 for a slow client)
 /// the backlog is discarded and only the close frame is sent: a client that stopped reading
-/// is disconnected at once, not after its whole queue.
+/// is disconnected at once, not after its whole backlog.
 struct Session {
     socket: Socket,
     conn: u64,
     code: String,
     viewer: Viewer,
     room: crate::registry::RoomHandle,
-    rx: futures_channel::mpsc::Receiver<Utf8Bytes>,
-    close_reason: CloseReason,
+    wire: Arc<Wire>,
     write_timeout: Duration,
 }
 
@@ -396,31 +366,28 @@ impl Session {
         loop {
             let wake = tokio::select! {
                 f = self.socket.next() => Wake::Frame(f),
-                m = self.rx.next() => Wake::Out(m),
+                w = std::future::poll_fn(|cx| self.wire.poll_wake(cx)) => Wake::Wire(w),
                 _ = ping.tick() => Wake::Ping,
                 _ = &mut keepalive => Wake::Keepalive,
                 _ = shutdown.changed() => Wake::Shutdown,
             };
             let frame = match wake {
-                Wake::Out(m) => {
-                    // A close left by the room goes out before (instead of) any backlog.
-                    let left = self.close_reason.lock().unwrap().clone();
-                    match (left, m) {
-                        (Some((code, reason)), _) => {
-                            self.close(code, &reason).await;
-                            break;
-                        }
-                        (None, None) => {
-                            self.close(close::NORMAL, "").await;
-                            break;
-                        }
-                        (None, Some(m)) => {
-                            if !self.send(Message::Text(m)).await {
-                                break;
-                            }
-                        }
+                Wake::Wire(crate::wire::Wake::Backlog) => {
+                    // One step (what the socket takes) at a time, back through the loop:
+                    // the client's frames are read in between, and the write timeout
+                    // bounds each step, not a backlog the room keeps adding to.
+                    let wire = &self.wire;
+                    let step = std::future::poll_fn(|cx| wire.poll_write_some(cx));
+                    match tokio::time::timeout(self.write_timeout, step).await {
+                        Ok(Ok(())) => continue,
+                        _ => break,
                     }
-                    continue;
+                }
+                Wake::Wire(crate::wire::Wake::Released(left)) => {
+                    // The room dropped its backlog: the close goes out next.
+                    let (code, reason) = left.unwrap_or((close::NORMAL, String::new()));
+                    self.close(code, &reason).await;
+                    break;
                 }
                 Wake::Ping => {
                     if !self.send(Message::Ping(Bytes::new())).await {
@@ -520,16 +487,19 @@ impl Session {
                 }
             }
         }
+        // The room's writes to this socket stop here (they fail, and it drops the
+        // connection), before it has even read the leave.
+        self.wire.release(None);
         let _ = self.room.tx.send(RoomMsg::Leave { conn }).await;
     }
 }
 
 /// The join handshake on a new connection: the session to run, or `None` once a refusal
 /// (if any) has been sent.
-async fn join(state: &AppState, mut socket: Socket) -> Option<Session> {
+async fn join(state: &AppState, mut socket: Socket, wire: Arc<Wire>) -> Option<Session> {
     let conn = state.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let write_timeout = Duration::from_millis(state.config.write_timeout_ms);
-    let (code, room, viewer, rx, close_reason) = match handshake(state, &mut socket, conn).await {
+    let (code, room, viewer) = match handshake(state, &mut socket, &wire, conn).await {
         Ok(joined) => joined,
         Err(None) => return None,
         Err(Some(Refusal { error, code, reason })) => {
@@ -552,8 +522,7 @@ async fn join(state: &AppState, mut socket: Socket) -> Option<Session> {
         code,
         viewer,
         room,
-        rx,
-        close_reason,
+        wire,
         write_timeout,
     })
 }
@@ -574,36 +543,6 @@ async fn drain(stream: &mut Socket) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Fragments are at most [`FRAGMENT`] bytes, cut between characters (each is valid
-    /// UTF-8 on its own), a text frame then continuation frames, the last one final, and
-    /// they give back the message.
-    #[test]
-    fn fragments_cut_between_characters_and_reassemble() {
-        // 'é' is 2 bytes and '€' 3: with a 1-byte prefix every multiple of 1024 falls
-        // inside a character somewhere along the text.
-        let text = format!("x{}", "é€a".repeat(700));
-        let frames: Vec<Frame> = fragments(Bytes::from(text.clone())).collect();
-        assert!(frames.len() >= 4);
-        let mut joined = Vec::new();
-        for (i, frame) in frames.iter().enumerate() {
-            let header = frame.header();
-            let want = if i == 0 { Data::Text } else { Data::Continue };
-            assert_eq!(header.opcode, OpCode::Data(want));
-            assert_eq!(header.is_final, i == frames.len() - 1);
-            assert!(frame.payload().len() <= FRAGMENT);
-            if !header.is_final {
-                assert!(frame.payload().len() > FRAGMENT - 4, "a fragment cut short");
-            }
-            std::str::from_utf8(frame.payload()).expect("a fragment cut inside a character");
-            joined.extend_from_slice(frame.payload());
-        }
-        assert_eq!(joined, text.as_bytes());
-        // Exactly one fragment's worth is one frame.
-        let one: Vec<Frame> = fragments(Bytes::from("a".repeat(FRAGMENT))).collect();
-        assert_eq!(one.len(), 1);
-        assert!(one[0].header().is_final);
-    }
 
     #[test]
     fn upgrade_headers_are_read_as_rfc_6455_asks() {
