@@ -299,7 +299,8 @@ impl Writer<'_> {
 /// content of a JSON string, so it may stay as it is inside the patch's path string.
 fn push_key(path: &mut String, key: &str) {
     path.push('/');
-    if key.contains(['~', '/']) {
+    // Bytes, not chars: both are ASCII, and a char pattern decodes UTF-8 first.
+    if key.bytes().any(|b| b == b'~' || b == b'/') {
         path.push_str(&key.replace('~', "~0").replace('/', "~1"));
     } else {
         path.push_str(key);

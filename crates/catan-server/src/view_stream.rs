@@ -30,10 +30,23 @@ use std::sync::Arc;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// A part of a view diffed on its own: a top-level field, or one entry of `players`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Eq)]
 enum Key {
     Field(&'static str),
     Player(u8),
+}
+
+/// Keys are compared many times per viewer and action (each viewer's parts are matched
+/// with the public ones): a field's name is nearly always the same literal on both sides,
+/// so equal addresses answer without comparing bytes.
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        match (self, other) {
+            (Key::Field(a), Key::Field(b)) => std::ptr::eq(*a, *b) || a == b,
+            (Key::Player(a), Key::Player(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 impl Key {
@@ -61,11 +74,19 @@ struct Parts {
 }
 
 impl Parts {
-    fn find(&self, key: Key) -> Option<Option<(usize, usize)>> {
-        self.parts
-            .iter()
-            .find(|p| p.0 == key)
-            .map(|p| p.1.map(|(s, e)| (s as usize, e as usize)))
+    /// [`Parts::find`] looking at index `hint` first: views built one after another have
+    /// their parts in the same order, so a part is nearly always where it was.
+    fn find_near(&self, key: Key, hint: usize) -> Option<Option<(usize, usize)>> {
+        let part = match self.parts.get(hint) {
+            Some(p) if p.0 == key => Some(p),
+            _ => self.parts.iter().find(|p| p.0 == key),
+        };
+        part.map(|p| p.1.map(|(s, e)| (s as usize, e as usize)))
+    }
+
+    /// The text of a present part.
+    fn text(&self, (s, e): (usize, usize)) -> &str {
+        &self.doc.text()[s..e]
     }
 }
 
@@ -105,10 +126,7 @@ impl PartsBuilder {
     /// `value` as part `key`: copied from part `key` of `same` (parts known to hold an
     /// equal value there), else serialized.
     fn push_or_copy<T: Serialize + ?Sized>(&mut self, key: Key, value: &T, same: Option<&Parts>) {
-        let copied = same.and_then(|p| {
-            let (s, e) = p.find(key)??;
-            Some(&p.doc.text()[s..e])
-        });
+        let copied = same.and_then(|p| Some(p.text(p.find_near(key, self.parts.len())??)));
         match copied {
             Some(text) => self.push_text(key, text),
             None => self.push(key, value),
@@ -308,15 +326,15 @@ struct Sent {
 /// The parts of the view made of `public` overlaid by `private`, in order.
 fn layout(public: &Parts, private: &Parts, out: &mut Vec<(Key, Src)>) {
     out.clear();
-    for (i, &(key, _)) in public.parts.iter().enumerate() {
-        match private.find(key) {
-            Some(span) => out.push((key, Src::Private(span))),
-            None => out.push((key, Src::Public(i))),
-        }
-    }
+    let public_parts = public.parts.iter().enumerate();
+    out.extend(public_parts.map(|(i, &(key, _))| (key, Src::Public(i))));
+    // A viewer has a few own parts: each replaces its public counterpart, or follows.
+    let shared = out.len();
     for &(key, span) in &private.parts {
-        if public.find(key).is_none() {
-            out.push((key, Src::Private(span.map(|(s, e)| (s as usize, e as usize)))));
+        let src = Src::Private(span.map(|(s, e)| (s as usize, e as usize)));
+        match out[..shared].iter_mut().find(|p| p.0 == key) {
+            Some(slot) => slot.1 = src,
+            None => out.push((key, src)),
         }
     }
 }
@@ -419,17 +437,23 @@ impl<'g> Frame<'g> {
         }
         let new = &self.public.as_ref().expect("public parts built first").parts;
         let base_parts = &base.parts;
-        let mut ops = String::new();
+        let mut ops = String::with_capacity(512);
         let mut per_part = Vec::with_capacity(new.parts.len());
         let mut w = PatchWriter::new(&mut ops);
-        for &(key, span) in &new.parts {
+        for (i, &(key, span)) in new.parts.iter().enumerate() {
             let (ns, ne) = span.expect("public parts are present");
             let (ns, ne) = (ns as usize, ne as usize);
-            key.path(&mut self.path);
             let (len, before) = (w.len(), w.ops());
-            match base_parts.find(key) {
-                Some(Some(old)) => w.diff_at(&self.path, &base_parts.doc, old, &new.doc, (ns, ne)),
-                _ => w.set_at(&self.path, &new.doc.text()[ns..ne], false),
+            let old = base_parts.find_near(key, i).flatten();
+            // Most parts are unchanged (copied text): no path to write for them.
+            if old.is_some_and(|o| base_parts.text(o) == new.text((ns, ne))) {
+                per_part.push((len, len, 0));
+                continue;
+            }
+            key.path(&mut self.path);
+            match old {
+                Some(old) => w.diff_at(&self.path, &base_parts.doc, old, &new.doc, (ns, ne)),
+                None => w.set_at(&self.path, &new.doc.text()[ns..ne], false),
             }
             let count = w.ops() - before;
             // The operations start after the comma separating them from earlier ones.
@@ -521,7 +545,11 @@ impl ViewStream {
         let public = frame.public(Some(&last.public));
         let (private, seat) = frame.private(self.viewer, Some(last));
         self.v += 1;
-        let mut out = String::with_capacity(256 + frame.public_events_text.len());
+        // Room for the whole message, so that it is written without growing: the shared
+        // operations, at most a replace of each own part, the events.
+        let shared = frame.shared_diff(&last.public);
+        let room = frame.diffs[shared].ops.len() + private.doc.text().len() + 256;
+        let mut out = String::with_capacity(room + frame.public_events_text.len());
         out.push_str("{\"type\":\"update\",\"v\":");
         let _ = write!(out, "{}", self.v);
         out.push_str(",\"patch\":[");
@@ -560,11 +588,16 @@ fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut Str
     layout(new_public, private, &mut new_layout);
     let shared = &frame.diffs[shared];
     let mut w = PatchWriter::new(out);
+    // Whether both layouts have the same parts in the same order (nearly always).
+    let mut aligned = old_layout.len() == new_layout.len();
     for (n, &(key, nsrc)) in new_layout.iter().enumerate() {
         // Layouts are in the same order, so the old part is usually at the same index.
         let osrc = match old_layout.get(n) {
             Some(&(k, s)) if k == key => Some(s),
-            _ => old_layout.iter().find(|p| p.0 == key).map(|p| p.1),
+            _ => {
+                aligned = false;
+                old_layout.iter().find(|p| p.0 == key).map(|p| p.1)
+            }
         };
         if let (Some(Src::Public(_)), Src::Public(i)) = (osrc, nsrc) {
             // Public in both: the operations every viewer shares.
@@ -581,8 +614,9 @@ fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut Str
             (None, None) => {}
         }
     }
-    // Parts gone from the view, last first (so that player indices stay valid).
-    for &(key, osrc) in old_layout.iter().rev() {
+    // Parts gone from the view, last first (so that player indices stay valid); none
+    // when the layouts are aligned.
+    for &(key, osrc) in old_layout.iter().rev().filter(|_| !aligned) {
         if resolve(old_public, &old.private, osrc).is_some() && !new_layout.iter().any(|p| p.0 == key) {
             key.path(&mut path);
             w.remove_at(&path);

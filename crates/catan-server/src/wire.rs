@@ -110,54 +110,48 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Wire<T> {
     /// then holds at most `limit` messages.
     pub fn send(&self, text: &Utf8Bytes, limit: usize) -> Result<(), Refused> {
         let payload = Bytes::from(text.clone());
-        let chunks: [Option<Chunk>; 2] = if payload.len() <= FRAGMENT {
-            let mut header = Vec::with_capacity(4);
+        // A short message: its header, formatted on the stack (copied only if it has to
+        // wait), and the text itself. A long one: its fragments, formatted together.
+        let mut head = [0u8; 14];
+        let (head_len, body) = if payload.len() <= FRAGMENT {
             let h = FrameHeader {
                 opcode: OpCode::Data(Data::Text),
                 ..FrameHeader::default()
             };
-            h.format(payload.len() as u64, &mut header)
-                .expect("a Vec takes it");
-            [
-                Some(Chunk {
-                    bytes: header.into(),
-                    message_end: false,
-                    frame_end: false,
-                }),
-                Some(Chunk {
-                    bytes: payload,
-                    message_end: true,
-                    frame_end: true,
-                }),
-            ]
+            let mut rest = &mut head[..];
+            h.format(payload.len() as u64, &mut rest)
+                .expect("14 bytes hold any header");
+            let unused = rest.len();
+            (head.len() - unused, payload)
         } else {
             let mut all = Vec::with_capacity(payload.len() + payload.len() / FRAGMENT * 4 + 8);
             for frame in fragments(payload) {
                 frame.format(&mut all).expect("a Vec takes it");
             }
-            [
-                Some(Chunk {
-                    bytes: all.into(),
-                    message_end: true,
-                    frame_end: true,
-                }),
-                None,
-            ]
+            (0, Bytes::from(all))
+        };
+        let head = &head[..head_len];
+        let chunks = || {
+            let head = (!head.is_empty()).then(|| Chunk {
+                bytes: Bytes::copy_from_slice(head),
+                message_end: false,
+                frame_end: false,
+            });
+            let body = Chunk {
+                bytes: body.clone(),
+                message_end: true,
+                frame_end: true,
+            };
+            head.into_iter().chain([body])
         };
         let mut inner = self.lock();
         if inner.released.is_some() {
             return Err(Refused::Failed);
         }
-        let mut chunks = chunks.into_iter().flatten();
         let was_empty = inner.backlog.is_empty();
         if was_empty {
-            let first = chunks.next().expect("a chunk");
-            let second = chunks.next();
-            let mut slices = [IoSlice::new(&first.bytes), IoSlice::new(&[])];
-            if let Some(s) = &second {
-                slices[1] = IoSlice::new(&s.bytes);
-            }
-            let total = first.bytes.len() + second.as_ref().map_or(0, |s| s.bytes.len());
+            let slices = [IoSlice::new(head), IoSlice::new(&body)];
+            let total = head.len() + body.len();
             // No waker: if the socket is full the session takes over the backlog and
             // waits on the socket with its own.
             let mut cx = Context::from_waker(Waker::noop());
@@ -172,7 +166,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Wire<T> {
                 return Ok(());
             }
             // The rest, from where the socket stopped.
-            for chunk in [Some(first), second].into_iter().flatten() {
+            for chunk in chunks() {
                 inner.push(chunk);
             }
             inner.consume(written);
@@ -181,7 +175,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Wire<T> {
             if inner.queued >= limit {
                 return Err(Refused::Full);
             }
-            for chunk in chunks {
+            for chunk in chunks() {
                 inner.accepted += chunk.bytes.len() as u64;
                 inner.push(chunk);
             }
