@@ -72,7 +72,9 @@ pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
     if !ClientMsg::TYPES.contains(&kind.as_str()) {
         return Err(DecodeError::new(&kind, format!("unknown message type {kind:?}")));
     }
-    let msg: ClientMsg = serde_json::from_value(value.clone())
+    // Decoded from the tree by reference (not `from_value`, which takes it by value and
+    // would need a copy of it for the check below).
+    let msg = <ClientMsg as serde::Deserialize>::deserialize(&value)
         .map_err(|e| DecodeError::new(&kind, format!("invalid {kind}: {e}")))?;
     let back = serde_json::to_value(&msg).expect("client messages serialize");
     if let Some(path) = unknown_key(&value, &back, &mut String::new()) {

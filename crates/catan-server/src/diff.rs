@@ -92,13 +92,24 @@ pub struct PatchWriter<'a> {
 
 impl<'a> PatchWriter<'a> {
     pub fn new(out: &'a mut String) -> Self {
+        PatchWriter::with_scratch(out, String::new())
+    }
+
+    /// [`PatchWriter::new`] writing its paths in `scratch` (a buffer kept from writer to
+    /// writer, so that each does not allocate its own; [`PatchWriter::into_scratch`]).
+    pub fn with_scratch(out: &'a mut String, scratch: String) -> Self {
         PatchWriter {
             w: Writer {
                 out,
-                path: String::new(),
+                path: scratch,
                 ops: 0,
             },
         }
+    }
+
+    /// The path buffer, for the next writer.
+    pub fn into_scratch(self) -> String {
+        self.w.path
     }
 
     /// Bytes in the buffer so far.

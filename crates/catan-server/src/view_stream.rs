@@ -155,6 +155,16 @@ impl PartsBuilder {
     }
 }
 
+/// Bytes to reserve for the parts of a view whose last version was `last`: its length and
+/// a margin (a view changes little from one action to the next), so that serializing into
+/// it seldom grows the buffer, which is kept while the view is the last one sent.
+fn room_for(last: Option<&Parts>, default: usize) -> usize {
+    last.map_or(default, |p| {
+        let len = p.doc.text().len();
+        len + len / 8 + 128
+    })
+}
+
 /// The public (spectator's) view as sent: typed, to tell which parts the next one changes,
 /// and serialized.
 #[derive(Debug)]
@@ -195,7 +205,7 @@ fn public_parts(v: &View, base: Option<&Public>, server: &ServerFields) -> Parts
         frenemies,
         barbarians,
     } = v;
-    let mut b = PartsBuilder::with_capacity(4096, 32);
+    let mut b = PartsBuilder::with_capacity(room_for(base.map(|b| &b.parts), 4096), 32);
     macro_rules! field {
         ($($f:ident),*) => { $(
             b.push_or_reuse(Key::Field(stringify!($f)), $f, base, |p| p.$f == *$f);
@@ -277,7 +287,7 @@ impl ServerFields {
 /// parts ([`Game::seat_parts`]: the rules compute only what depends on the viewer).
 /// A part equal (typed) to the one the seat last received is copied from that text.
 fn private_parts(sp: &SeatParts, p: &View, last: Option<(&SeatParts, &Parts)>) -> Parts {
-    let mut b = PartsBuilder::with_capacity(1024, 4);
+    let mut b = PartsBuilder::with_capacity(room_for(last.map(|l| l.1), 1024), 4);
     let same = |equal: fn(&SeatParts, &SeatParts) -> bool| {
         last.filter(|(l, _)| l.seat == sp.seat && equal(l, sp))
             .map(|(_, parts)| parts)
@@ -358,10 +368,12 @@ pub struct Frame<'g> {
     public_events: Vec<Event>,
     public_events_text: String,
     diffs: Vec<SharedDiff>,
-    /// Scratch: a viewer's old and new layouts and the current path.
+    /// Scratch: a viewer's old and new layouts, the current part's path, the patch
+    /// writer's path.
     old_layout: Vec<(Key, Src)>,
     new_layout: Vec<(Key, Src)>,
     path: String,
+    writer_path: String,
 }
 
 impl<'g> Frame<'g> {
@@ -396,6 +408,7 @@ impl<'g> Frame<'g> {
             old_layout: Vec::new(),
             new_layout: Vec::new(),
             path: String::new(),
+            writer_path: String::new(),
         }
     }
 
@@ -439,7 +452,7 @@ impl<'g> Frame<'g> {
         let base_parts = &base.parts;
         let mut ops = String::with_capacity(512);
         let mut per_part = Vec::with_capacity(new.parts.len());
-        let mut w = PatchWriter::new(&mut ops);
+        let mut w = PatchWriter::with_scratch(&mut ops, std::mem::take(&mut self.writer_path));
         for (i, &(key, span)) in new.parts.iter().enumerate() {
             let (ns, ne) = span.expect("public parts are present");
             let (ns, ne) = (ns as usize, ne as usize);
@@ -460,7 +473,7 @@ impl<'g> Frame<'g> {
             let start = if count > 0 && before > 0 { len + 1 } else { len };
             per_part.push((start, w.len(), count));
         }
-        drop(w);
+        self.writer_path = w.into_scratch();
         self.diffs.push(SharedDiff {
             base: base.clone(),
             ops,
@@ -587,7 +600,7 @@ fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut Str
     layout(old_public, &old.private, &mut old_layout);
     layout(new_public, private, &mut new_layout);
     let shared = &frame.diffs[shared];
-    let mut w = PatchWriter::new(out);
+    let mut w = PatchWriter::with_scratch(out, std::mem::take(&mut frame.writer_path));
     // Whether both layouts have the same parts in the same order (nearly always).
     let mut aligned = old_layout.len() == new_layout.len();
     for (n, &(key, nsrc)) in new_layout.iter().enumerate() {
@@ -622,7 +635,7 @@ fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut Str
             w.remove_at(&path);
         }
     }
-    drop(w);
+    frame.writer_path = w.into_scratch();
     frame.old_layout = old_layout;
     frame.new_layout = new_layout;
     frame.path = path;
