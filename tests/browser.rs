@@ -165,13 +165,17 @@ async fn trade_by_dialogs(ann: &Page, bo: &Page) -> bool {
         None => {
             bo.click("[data-do=decline_trade]").await.unwrap();
             ann.wait_for("!document.querySelector('[data-offer]') || document.querySelector('[data-offer]').textContent.includes('declined')", "Bo's answer").await.unwrap();
-            if ann
-                .eval("!!document.querySelector('[data-do=cancel_trade]')")
-                .await
-                .unwrap()
-                == json!(true)
-            {
-                ann.click("[data-do=cancel_trade]").await.unwrap();
+            // Withdrawn by a click, clicked again while the offer stays: an update that
+            // arrives between the press and the release re-renders the buttons, and the
+            // click lands on none (seen once in CI under load: the bot's answer came then).
+            for _ in 0..20 {
+                let open = "!!document.querySelector('[data-offer]') && !!document.querySelector('[data-do=cancel_trade]')";
+                if ann.eval(open).await.unwrap() != json!(true) {
+                    break;
+                }
+                // The button may go between the check and the click: checked again.
+                let _ = ann.click("[data-do=cancel_trade]").await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
             }
             ann.wait_for("!document.querySelector('[data-offer]')", "the offer withdrawn")
                 .await
