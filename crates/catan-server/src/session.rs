@@ -4,7 +4,7 @@
 //! the room's messages at once (the room writes them itself: see [`crate::wire`]).
 
 use crate::room::{JoinRequest, Outbound, RoomMsg};
-use crate::wire::{fragments, SharedIo, Wire, FRAGMENT};
+use crate::wire::{SharedIo, Wire};
 use crate::AppState;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -18,7 +18,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
-use tokio_tungstenite::tungstenite::{self, Bytes, Message, Utf8Bytes};
+use tokio_tungstenite::tungstenite::{self, Bytes, Message};
 use tokio_tungstenite::WebSocketStream;
 
 /// Frames larger than this are refused by the WebSocket layer itself (the session still
@@ -28,8 +28,9 @@ const HARD_LIMIT: usize = 64 * 1024;
 
 /// A joined client's WebSocket: tokio-tungstenite over the upgraded HTTP connection, used
 /// directly (not through axum's wrapper) so that the room can write to the same socket.
-/// The session's own long texts are fragmented too ([`FRAGMENT`]): tungstenite formats
-/// each frame into a buffer that keeps its largest capacity for the connection's life.
+/// Text messages, the session's own error answers included, go out through the [`Wire`]
+/// (one framer, fragments over 1 KiB); tungstenite writes the control frames (pings,
+/// pongs, the close) and a refused join's error, so its write buffer stays small.
 pub(crate) type Socket = WebSocketStream<SharedIo>;
 
 /// `GET /ws`: checks the upgrade request (as RFC 6455 §4.2.1 asks), the per-address and
@@ -124,8 +125,10 @@ fn header_has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) 
     })
 }
 
-fn text(msg: &ServerMsg) -> Message {
-    Message::Text(crate::room::text(msg))
+/// The session's own text message (an error answer) on the wire, behind whatever the room
+/// wrote before it; `false`: the client is gone or not reading (its backlog is full).
+fn reply(wire: &Wire, msg: &ServerMsg, limit: usize) -> bool {
+    wire.send(&crate::room::text(msg), limit).is_ok()
 }
 
 /// Why a join was refused: an error message for the client (if any) and the close frame.
@@ -268,26 +271,12 @@ impl Bucket {
     }
 }
 
-/// Sends one message within the connection's write timeout (a text longer than
-/// [`FRAGMENT`] as a fragmented message); `false`: the client is gone or not reading (its
-/// kernel buffer is full), and the connection is to be dropped.
+/// Sends one frame within the connection's write timeout (after the backlog before it): a
+/// control frame, or a refused join's error (the one text not sent through the wire);
+/// `false`: the client is gone or not reading (its kernel buffer is full), and
+/// the connection is to be dropped.
 async fn send_timed(socket: &mut Socket, m: Message, timeout: Duration) -> bool {
-    let sent = match m {
-        // Boxed: rare (snapshots, some set-up updates), and its futures would otherwise add
-        // to the size of every connection's task.
-        Message::Text(t) if t.len() > FRAGMENT => {
-            tokio::time::timeout(timeout, Box::pin(send_fragments(socket, t))).await
-        }
-        m => tokio::time::timeout(timeout, socket.send(m)).await,
-    };
-    matches!(sent, Ok(Ok(())))
-}
-
-async fn send_fragments(socket: &mut Socket, text: Utf8Bytes) -> Result<(), tungstenite::Error> {
-    for frame in fragments(Bytes::from(text)) {
-        socket.feed(Message::Frame(frame)).await?;
-    }
-    socket.flush().await
+    matches!(tokio::time::timeout(timeout, socket.send(m)).await, Ok(Ok(())))
 }
 
 /// Whether a read error is the WebSocket layer refusing a frame over its size limit.
@@ -448,7 +437,7 @@ impl Session {
                         message: "binary frames are not supported; send JSON text".into(),
                         rule: None,
                     };
-                    if !self.send(text(&msg)).await {
+                    if !reply(&self.wire, &msg, config.outbound_queue) {
                         break;
                     }
                     continue;
@@ -481,7 +470,7 @@ impl Session {
                     }
                 }
                 Err(err) => {
-                    if !self.send(text(&err)).await {
+                    if !reply(&self.wire, &err, config.outbound_queue) {
                         break;
                     }
                 }
@@ -509,7 +498,9 @@ async fn join(state: &AppState, mut socket: Socket, wire: Arc<Wire>) -> Option<S
                     message,
                     rule: None,
                 };
-                send_timed(&mut socket, text(&msg), write_timeout).await;
+                // Through tungstenite: the room let go of the wire with its refusal.
+                let msg = Message::Text(crate::room::text(&msg));
+                send_timed(&mut socket, msg, write_timeout).await;
             }
             send_timed(&mut socket, close_frame(code, &reason), write_timeout).await;
             return None;

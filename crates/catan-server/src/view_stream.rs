@@ -566,7 +566,7 @@ impl ViewStream {
         out.push_str("{\"type\":\"update\",\"v\":");
         let _ = write!(out, "{}", self.v);
         out.push_str(",\"patch\":[");
-        write_patch(frame, last, &private, &mut out);
+        write_patch(frame, shared, last, &private, &mut out);
         out.push_str("],\"events\":");
         out.push_str(&frame.events_text(self.viewer));
         out.push('}');
@@ -589,9 +589,9 @@ fn resolve<'a>(public: &'a Parts, private: &'a Parts, src: Src) -> Option<(&'a D
     }
 }
 
-/// The patch from the view `old` to the frame's public view overlaid by `private`.
-fn write_patch(frame: &mut Frame<'_>, old: &Sent, private: &Parts, out: &mut String) {
-    let shared = frame.shared_diff(&old.public);
+/// The patch from the view `old` to the frame's public view overlaid by `private`;
+/// `shared` is the frame's public diff from `old`'s public view ([`Frame::shared_diff`]).
+fn write_patch(frame: &mut Frame<'_>, shared: usize, old: &Sent, private: &Parts, out: &mut String) {
     let new_public = frame.public.clone().expect("public parts built first");
     let (old_public, new_public) = (&old.public.parts, &new_public.parts);
     let mut old_layout = std::mem::take(&mut frame.old_layout);

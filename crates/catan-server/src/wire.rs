@@ -1,7 +1,8 @@
-//! A connection's socket as its room and its session share it: the room writes its
-//! messages (welcome, snapshots, updates) straight to the socket, framed as WebSocket text
-//! frames; the session reads the client's frames and writes its own (pings, pongs, error
-//! answers, the close) through tungstenite over the same socket ([`SharedIo`]).
+//! A connection's socket as its room and its session share it: every text message (the
+//! room's welcome, snapshots and updates, the session's error answers) is written here,
+//! framed as WebSocket text frames; the session reads the client's frames and writes the
+//! control frames (pings, pongs, the close) through tungstenite over the same socket
+//! ([`SharedIo`]).
 //!
 //! Why the room writes itself: through a queue to the connection's task, every update cost
 //! a channel send, a wake-up and a poll of that task (a `select!` over the socket, the
@@ -31,7 +32,7 @@ pub(crate) type Io = hyper_util::rt::TokioIo<hyper::upgrade::Upgraded>;
 /// frame and continuation frames of at most this many bytes, which every client
 /// reassembles), so that a snapshot that has to wait in the backlog does not sit there
 /// as one large allocation per slow connection. Updates are mostly smaller.
-pub(crate) const FRAGMENT: usize = 1024;
+const FRAGMENT: usize = 1024;
 
 /// Bytes not yet written: whole frames in order, the front one perhaps partly written.
 struct Chunk {
@@ -319,7 +320,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Inner<T> {
 /// A text message as a text frame and continuation frames of at most [`FRAGMENT`] bytes,
 /// cut between UTF-8 characters (RFC 6455 allows cutting anywhere; whole characters keep
 /// every fragment readable on its own when debugging).
-pub(crate) fn fragments(text: Bytes) -> impl Iterator<Item = Frame> {
+fn fragments(text: Bytes) -> impl Iterator<Item = Frame> {
     let mut start = 0;
     std::iter::from_fn(move || {
         if start == text.len() {
