@@ -74,6 +74,6 @@ pub use model::{
 };
 pub use store::{
     redact_url, resolve_url, Backend, Result, SaveOutcome, Store, StoreError, StoreOptions,
-    DEFAULT_DATABASE_URL, MAX_PAGE,
+    DEFAULT_DATABASE_URL, MAX_PAGE, WAL_AUTOCHECKPOINT_PAGES,
 };
 pub use writer::{spawn_writer, StoreHandle, SubmitError, Writer, WriterConfig, WriterStats};

@@ -229,7 +229,8 @@ async fn reopened_store_lists_saved_games(db: TestDb) {
 
 /// Every SQLite connection of the pool writes ahead and syncs each commit: the journal of
 /// live games acknowledges a batch only once it is on disk, with one `fsync` (not the three
-/// of SQLite's default rollback journal).
+/// of SQLite's default rollback journal); and checkpoints the log only every
+/// `WAL_AUTOCHECKPOINT_PAGES` pages (each checkpoint stalls a commit).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_connections_write_ahead_and_sync_every_commit() {
     let db = TestDb::sqlite();
@@ -250,6 +251,11 @@ async fn sqlite_connections_write_ahead_and_sync_every_commit() {
             .await
             .unwrap();
         assert_eq!(sync, 2, "synchronous = FULL");
+        let pages: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
+            .fetch_one(&mut **conn)
+            .await
+            .unwrap();
+        assert_eq!(pages, i64::from(catan_store::WAL_AUTOCHECKPOINT_PAGES));
     }
     drop(conns);
     store.save(&record("w0", base_game(), 1_000)).await.unwrap();
