@@ -61,6 +61,28 @@ const DRIVER: &str = r#"(() => {
   return null;
 })()"#;
 
+/// Counts, on the page, the renders and how many of them replaced the children of the
+/// element `sel` (a `MutationObserver` on it, installed by the first call): the client
+/// keeps what an update leaves the same, so that a click whose press and release straddle
+/// an update still lands.
+const RENDERS_AND_REPLACED: &str = r#"((sel) => {
+  const box = document.querySelector(sel);
+  if (!box) return null;
+  if (!box.__replaced) {
+    box.__replaced = { n: 0 };
+    new MutationObserver((records) => { box.__replaced.n += records.length; }).observe(box, { childList: true });
+  }
+  return [Number(document.body.dataset.renders || 0), box.__replaced.n];
+})"#;
+
+async fn renders_and_replaced(page: &Page, sel: &str) -> (u64, u64) {
+    let v = page
+        .eval(&format!("{RENDERS_AND_REPLACED}({})", json!(sel)))
+        .await
+        .unwrap();
+    (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+}
+
 /// One click of the driven seat on `page`, if it has something to do; true if it clicked.
 async fn drive_once(page: &Page) -> bool {
     let next = page.eval(DRIVER).await.unwrap_or(Value::Null);
@@ -315,6 +337,10 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
         json!(0)
     );
 
+    // Watched from here to the end: the spectator's board and Bo's actions.
+    let board0 = renders_and_replaced(&spec, ".board-holder").await;
+    let actions0 = renders_and_replaced(&bo, ".actions").await;
+
     // Play to the end by clicking, both seats; reload Ann's page once mid-game.
     let deadline = Instant::now() + Duration::from_secs(900);
     let mut clicks = 0u32;
@@ -424,6 +450,22 @@ async fn a_complete_game_played_by_clicking_with_a_spectator_a_reload_and_the_re
         "the game ended too early ({clicks} clicks): reloaded {reloaded}, screenshot {shot}, chat {chatted}"
     );
     let played = started.elapsed();
+    // Updates that leave a part of the page the same leave its elements in place (a
+    // roll leaves the board, another seat's build leaves Bo's "Waiting for …"): before,
+    // every update replaced them all, and a click in flight was lost.
+    for ((before, after), what) in [
+        (board0, renders_and_replaced(&spec, ".board-holder").await),
+        (actions0, renders_and_replaced(&bo, ".actions").await),
+    ]
+    .into_iter()
+    .zip(["the spectator's board", "Bo's actions"])
+    {
+        let (renders, replaced) = (after.0 - before.0, after.1 - before.1);
+        assert!(
+            renders > 0 && replaced < renders,
+            "{what}: replaced by {replaced} of {renders} renders"
+        );
+    }
 
     // Everyone sees the end: the winner, final points, statistics charts.
     for (p, what) in [(&ann, "Ann"), (&bo, "Bo"), (&spec, "spectator")] {

@@ -1,7 +1,7 @@
 // The game screen: board, dice, player panels, your hand, what you may do now, the log,
 // chat, and the game-over screen. A spectator gets the same screen without hand or actions.
 
-import { h, dialog, cards, goods, total, RESOURCES, seatBadge, resourcePicker, goldPicker } from './ui.js';
+import { h, dialog, replaceIfChanged, cards, goods, total, RESOURCES, seatBadge, resourcePicker, goldPicker } from './ui.js';
 import { renderBoard } from './board.js';
 import { sortLegal } from './actions.js';
 import { describeEvent, describeAction, groupLabel, cardName, helperName, guildName, words } from './words.js';
@@ -91,7 +91,7 @@ export class GameScreen {
         types: [...new Set(acts.map((a) => a.type))],
       });
     }
-    this.el.board.replaceChildren(renderBoard(v, this.board, targets, (key) => this.pickPlace(key), (s) => this.name(s)));
+    replaceIfChanged(this.el.board, renderBoard(v, this.board, targets, (key) => this.pickPlace(key), (s) => this.name(s)));
     this.el.dice.replaceChildren(...(v.dice
       ? [h('span', { class: 'die', 'data-die': v.dice[0] }, DICE[v.dice[0]]), h('span', { class: 'die', 'data-die': v.dice[1] }, DICE[v.dice[1]]),
         h('span', { class: 'dice-sum' }, `= ${v.dice[0] + v.dice[1]}`)]
@@ -248,20 +248,23 @@ export class GameScreen {
     for (const type of sorted.types) {
       const acts = sorted.groups.get(type);
       const label = acts.length === 1 && !/…$/.test(groupLabel(type)) ? groupLabel(type) : groupLabel(type).replace(/…$/, '') + '…';
+      // The handlers look the actions up when they fire (the button may outlive this
+      // render: see replaceIfChanged).
       buttons.push(h('button', {
         'data-do': type, 'data-key': key(type), class: type === 'end_turn' ? 'end-turn' : '',
-        onclick: () => (acts.length === 1 && !/…$/.test(groupLabel(type)) ? this.send(acts[0]) : this.choose(groupLabel(type).replace(/…$/, ''), acts)),
+        onclick: () => this.doGroup(type),
       }, label));
     }
-    for (const req of sorted.requirements) {
-      if (req.type === 'offer_trade') {
+    const req = (type) => this.sorted?.requirements.find((r) => r.type === type);
+    for (const r of sorted.requirements) {
+      if (r.type === 'offer_trade') {
         buttons.push(h('button', { 'data-do': 'offer_trade', 'data-key': key('offer_trade'), onclick: () => this.tradeDialog('offer') }, 'Offer a trade…'));
-      } else if (req.type === 'counter_offer') {
+      } else if (r.type === 'counter_offer') {
         buttons.push(h('button', { 'data-do': 'counter_offer', 'data-key': key('counter_offer'), onclick: () => this.tradeDialog('counter') }, 'Counter-offer…'));
-      } else if (req.type === 'use_stina') {
-        buttons.push(h('button', { 'data-do': 'use_stina', 'data-key': key('use_stina'), onclick: () => this.stinaDialog(req) }, `Use Stina (2 ${req.resource} each)…`));
-      } else if (req.type === 'discard') {
-        buttons.push(h('button', { 'data-do': 'discard', 'data-key': key('discard'), onclick: () => this.discardDialog(req.count) }, `Discard ${req.count}…`));
+      } else if (r.type === 'use_stina') {
+        buttons.push(h('button', { 'data-do': 'use_stina', 'data-key': key('use_stina'), onclick: () => { const now = req('use_stina'); if (now) this.stinaDialog(now); } }, `Use Stina (2 ${r.resource} each)…`));
+      } else if (r.type === 'discard') {
+        buttons.push(h('button', { 'data-do': 'discard', 'data-key': key('discard'), onclick: () => { const now = req('discard'); if (now) this.discardDialog(now.count); } }, `Discard ${r.count}…`));
       }
     }
     const hints = [];
@@ -271,7 +274,15 @@ export class GameScreen {
       const on = (v.waiting_on || []).map((s) => this.name(s));
       hints.push(h('p', { class: 'hint' }, on.length ? `Waiting for ${on.join(', ')}…` : 'Nothing to do right now.'));
     }
-    this.el.actions.replaceChildren(...hints, ...buttons);
+    replaceIfChanged(this.el.actions, ...hints, ...buttons);
+  }
+
+  /** A click on the button of an action type: the one action at once, or a choice. */
+  doGroup(type) {
+    const acts = this.sorted?.groups.get(type) || [];
+    const label = groupLabel(type);
+    if (acts.length === 1 && !/…$/.test(label)) this.send(acts[0]);
+    else if (acts.length) this.choose(label.replace(/…$/, ''), acts);
   }
 
   send(action) {

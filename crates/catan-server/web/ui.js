@@ -34,6 +34,23 @@ function append(e, children) {
   }
 }
 
+/**
+ * `parent.replaceChildren(...children)`, unless they would come out exactly as the
+ * children it has: then the elements on the page stay. Every update renders the page
+ * anew, and an element replaced between a mouse press and its release takes the click
+ * with it (it lands on neither the old button nor the new one): a player clicking while
+ * someone else's move arrives lost the click. So the parts people click are kept when an
+ * update leaves them the same; their handlers read the current view when they fire, not
+ * the one they were made with. Returns whether the children were replaced.
+ */
+export function replaceIfChanged(parent, ...children) {
+  const next = parent.cloneNode(false);
+  append(next, children);
+  if (next.innerHTML === parent.innerHTML) return false;
+  parent.replaceChildren(...next.childNodes);
+  return true;
+}
+
 export const RESOURCES = ['brick', 'lumber', 'wool', 'grain', 'ore'];
 
 /** Okabe–Ito colours (distinguishable with the common colour-vision deficiencies); every
