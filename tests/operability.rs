@@ -54,6 +54,12 @@ async fn metrics_count_rooms_connections_actions_and_store_writes() {
     // The game's start, actions and end went through the journal.
     assert!(sample(&text, "catan_journal_commits_total", "").unwrap() >= 1.0);
     assert!(sample(&text, "catan_journal_records_total", "").unwrap() >= 3.0);
+    // Each commit's duration, the journal's share of what players wait.
+    assert!(sample(&text, "catan_journal_commit_seconds_count", "").unwrap() >= 1.0);
+    assert!(
+        text.contains("catan_journal_commit_seconds_bucket{le=\"0.001\"}"),
+        "{text}"
+    );
     server.stop().await;
 }
 

@@ -405,6 +405,9 @@ impl Server {
             let journal_config = catan_store::JournalConfig {
                 // Within the compose stop grace period (50 s) with the sessions' 5 s and the games writer's 30 s.
                 shutdown_grace: Duration::from_secs(8),
+                on_commit: Some(catan_store::CommitObserver(std::sync::Arc::new(
+                    metrics::journal_commit_time,
+                ))),
                 ..Default::default()
             };
             catan_store::spawn_journal(store.clone(), journal_config)

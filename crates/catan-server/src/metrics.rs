@@ -23,6 +23,7 @@ pub const JOURNAL_COMMITS: &str = "catan_journal_commits_total";
 pub const JOURNAL_RECORDS: &str = "catan_journal_records_total";
 pub const JOURNAL_FAILED: &str = "catan_journal_failed_commits_total";
 pub const JOURNAL_DROPPED: &str = "catan_journal_dropped_total";
+pub const JOURNAL_COMMIT_SECONDS: &str = "catan_journal_commit_seconds";
 pub const STORE_WRITE_FAILURES: &str = "catan_store_write_failures_total";
 pub const STORE_DROPPED: &str = "catan_store_dropped_total";
 pub const STORE_QUEUE: &str = "catan_store_queue_length";
@@ -38,6 +39,13 @@ pub fn handle() -> PrometheusHandle {
                     &[
                         0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1,
                         0.25,
+                    ],
+                )
+                .expect("non-empty buckets")
+                .set_buckets_for_metric(
+                    Matcher::Full(JOURNAL_COMMIT_SECONDS.into()),
+                    &[
+                        0.000_1, 0.000_25, 0.000_5, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
                     ],
                 )
                 .expect("non-empty buckets")
@@ -95,6 +103,11 @@ fn describe() {
     );
     describe_counter!(JOURNAL_FAILED, "Journal commits that failed and were retried.");
     describe_counter!(JOURNAL_DROPPED, "Journal records given up on.");
+    describe_histogram!(
+        JOURNAL_COMMIT_SECONDS,
+        Unit::Seconds,
+        "Each journal commit (the transaction and its sync to disk); the updates showing its actions wait for it."
+    );
     describe_counter!(
         STORE_WRITE_FAILURES,
         "Failed store write attempts (each is retried)."
@@ -132,6 +145,11 @@ pub fn action_refused(kind: &'static str) {
 
 pub fn broadcast_time(seconds: f64) {
     histogram!(BROADCAST_SECONDS).record(seconds);
+}
+
+/// A journal commit's duration (the journal's [`catan_store::JournalConfig::on_commit`]).
+pub fn journal_commit_time(took: std::time::Duration) {
+    histogram!(JOURNAL_COMMIT_SECONDS).record(took.as_secs_f64());
 }
 
 /// A move the server made for a seat whose turn or reaction time ran out.

@@ -144,6 +144,21 @@ pub struct JournalConfig {
     pub write_timeout: Duration,
     /// On shutdown, how long queued records keep being retried.
     pub shutdown_grace: Duration,
+    /// Told how long each successful commit took (the transaction with its sync to disk):
+    /// every room holds its updates back for it, so it is the journal's share of what
+    /// players wait, and the server exports it (`catan_journal_commit_seconds`).
+    pub on_commit: Option<CommitObserver>,
+}
+
+/// A callback for [`JournalConfig::on_commit`], called on the journal's task after each
+/// successful commit with its duration (keep it short: the next commit waits for it).
+#[derive(Clone)]
+pub struct CommitObserver(pub Arc<dyn Fn(Duration) + Send + Sync>);
+
+impl std::fmt::Debug for CommitObserver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CommitObserver")
+    }
 }
 
 impl Default for JournalConfig {
@@ -155,6 +170,7 @@ impl Default for JournalConfig {
             max_backoff: Duration::from_secs(5),
             write_timeout: Duration::from_secs(20),
             shutdown_grace: Duration::from_secs(20),
+            on_commit: None,
         }
     }
 }
@@ -393,6 +409,7 @@ impl Task {
             loop {
                 let limit = self.config.write_timeout;
                 let deadline = self.deadline;
+                let started = Instant::now();
                 let write = async {
                     tokio::time::timeout(limit, self.write(&batch))
                         .await
@@ -406,6 +423,9 @@ impl Task {
                 };
                 match result {
                     Ok(()) => {
+                        if let Some(observe) = &self.config.on_commit {
+                            (observe.0)(started.elapsed());
+                        }
                         if !self.healthy {
                             self.healthy = true;
                             tracing::info!("journal: the database is reachable again; commits resumed");

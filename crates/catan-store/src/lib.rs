@@ -64,8 +64,8 @@ mod store;
 mod writer;
 
 pub use journal::{
-    hash_token, spawn_journal, Durable, Journal, JournalBusy, JournalConfig, JournalHandle, JournalOp,
-    JournalSlot, JournalStats, LiveGame, LiveSeat, ResumedGame,
+    hash_token, spawn_journal, CommitObserver, Durable, Journal, JournalBusy, JournalConfig, JournalHandle,
+    JournalOp, JournalSlot, JournalStats, LiveGame, LiveSeat, ResumedGame,
 };
 
 pub use model::{

@@ -7,7 +7,8 @@ mod common;
 
 use catan_rules::Game;
 use catan_store::{
-    hash_token, spawn_journal, ActionRecord, Durable, JournalConfig, JournalOp, LiveGame, LiveSeat, Store,
+    hash_token, spawn_journal, ActionRecord, CommitObserver, Durable, JournalConfig, JournalOp, LiveGame,
+    LiveSeat, Store,
 };
 use common::{base_game, helpers_game, record, Played, TestDb};
 use sqlx::Row;
@@ -172,10 +173,19 @@ async fn journaled_games_come_back_in_order_and_end_as_finished_rows(db: TestDb)
     db.drop_db().await;
 }
 
-/// Forty rooms' actions, queued together, go in far fewer commits than records.
+/// Forty rooms' actions, queued together, go in far fewer commits than records; the
+/// observer hears of each commit.
 async fn many_rooms_share_commits(db: TestDb) {
     let store = db.store().await;
-    let journal = spawn_journal(store.clone(), JournalConfig::default());
+    let observed = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = observed.clone();
+    let config = JournalConfig {
+        on_commit: Some(CommitObserver(Arc::new(move |took| {
+            seen.lock().unwrap().push(took)
+        }))),
+        ..JournalConfig::default()
+    };
+    let journal = spawn_journal(store.clone(), config);
     let handle = journal.handle();
     let played = base_game();
     let acks: Vec<Arc<Durable>> = (0..40).map(|_| Durable::new(0)).collect();
@@ -192,6 +202,9 @@ async fn many_rooms_share_commits(db: TestDb) {
     let stats = handle.stats();
     assert_eq!(stats.records, 40 * 51);
     assert!(stats.commits < 40, "{stats:?}: rooms' records share transactions");
+    let observed = observed.lock().unwrap().clone();
+    assert_eq!(observed.len() as u64, stats.commits, "one observation per commit");
+    assert!(observed.iter().all(|d| *d > std::time::Duration::ZERO));
     assert!(acks.iter().all(|a| a.count() == 50));
     let games = store.live_games().await.unwrap();
     assert_eq!(games.len(), 40);
