@@ -144,6 +144,12 @@ pub struct JournalConfig {
     pub write_timeout: Duration,
     /// On shutdown, how long queued records keep being retried.
     pub shutdown_grace: Duration,
+    /// The journal's connection is replaced once it is this old (at its next commit). It
+    /// never goes back to the pool, so the pool's own limit on a connection's age (sqlx's
+    /// 30 minutes, the default here too) does not reach it; without this, a journal would
+    /// keep its first session for the life of the server (through a Postgres failover
+    /// behind the same name, say, as long as that session still answered).
+    pub connection_lifetime: Duration,
     /// Told how long each successful commit took (the transaction with its sync to disk):
     /// every room holds its updates back for it, so it is the journal's share of what
     /// players wait, and the server exports it (`catan_journal_commit_seconds`).
@@ -170,6 +176,7 @@ impl Default for JournalConfig {
             max_backoff: Duration::from_secs(5),
             write_timeout: Duration::from_secs(20),
             shutdown_grace: Duration::from_secs(20),
+            connection_lifetime: Duration::from_secs(30 * 60),
             on_commit: None,
         }
     }
@@ -346,8 +353,10 @@ struct Task {
     /// transaction: taking whichever connection the pool hands out (round robin) meant
     /// reading the journal's pages back from disk for nearly every commit. It is also
     /// one round trip fewer (the pool's liveness ping) per commit. Closed after any
-    /// failed write, so a connection broken by a database restart is not reused.
-    conn: Option<PoolConnection<Any>>,
+    /// failed write, so a connection broken by a database restart is not reused, and
+    /// replaced once older than [`JournalConfig::connection_lifetime`] (with when it was
+    /// opened).
+    conn: Option<(PoolConnection<Any>, Instant)>,
 }
 
 impl Task {
@@ -504,13 +513,19 @@ impl Task {
         self.store.ensure_ready().await?;
         // Out of `self` while in use: if the write is abandoned (its timeout), the
         // connection is dropped with it, not kept in an unknown state.
-        let mut conn = match self.conn.take() {
-            Some(conn) => conn,
-            None => self.store.pool().acquire().await?,
+        let (mut conn, opened) = match self.conn.take() {
+            Some((conn, opened)) if opened.elapsed() < self.config.connection_lifetime => (conn, opened),
+            old => {
+                if let Some((mut old, _)) = old {
+                    tracing::debug!("journal: replacing its connection (connection_lifetime reached)");
+                    old.close_on_drop();
+                }
+                (self.store.pool().acquire().await?, Instant::now())
+            }
         };
         match write_batch(&mut conn, batch).await {
             Ok(()) => {
-                self.conn = Some(conn);
+                self.conn = Some((conn, opened));
                 Ok(())
             }
             Err(e) => {

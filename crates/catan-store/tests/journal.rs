@@ -219,32 +219,19 @@ async fn many_rooms_share_commits(db: TestDb) {
 /// is closed, and the retry goes through a new one: nothing queued is lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_a_dropped_journal_connection_is_replaced() {
-    let Some(mut db) = TestDb::postgres().await else {
-        return;
-    };
-    // A name for this store's sessions, to end exactly them (other tests share the
-    // database).
-    let app = format!("catan_journal_test_{}", std::process::id());
-    db.url.push_str(&format!("&application_name={app}"));
-    let store = db.store().await;
     let config = JournalConfig {
         initial_backoff: std::time::Duration::from_millis(20),
         ..JournalConfig::default()
     };
-    let journal = spawn_journal(store.clone(), config);
-    let handle = journal.handle();
-    let played = base_game();
-    let ack = Durable::new(0);
-    handle
-        .try_send(JournalOp::Start(Box::new(live("kept", played, "t"))))
-        .unwrap();
-    let mut ops = appends("kept", played, 20, &ack).into_iter();
-    for op in ops.by_ref().take(10) {
-        handle.try_send(op).unwrap();
+    let Some(mut j) = NamedJournal::start("kept", config).await else {
+        return;
+    };
+    for op in j.ops.by_ref().take(10) {
+        j.handle.try_send(op).unwrap();
     }
-    assert!(handle.flush().await);
-    assert_eq!(ack.count(), 10);
-    assert_eq!(handle.stats().failed_attempts, 0);
+    assert!(j.handle.flush().await);
+    assert_eq!(j.ack.count(), 10);
+    assert_eq!(j.handle.stats().failed_attempts, 0);
 
     let admin_url = common::pg_base_url().unwrap();
     let mut admin = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url)
@@ -254,7 +241,7 @@ async fn postgres_a_dropped_journal_connection_is_replaced() {
         "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
          WHERE application_name = $1) AS t",
     )
-    .bind(&app)
+    .bind(&j.app)
     .fetch_one(&mut admin)
     .await
     .unwrap()
@@ -264,22 +251,140 @@ async fn postgres_a_dropped_journal_connection_is_replaced() {
         .await
         .unwrap();
 
-    for op in ops {
-        handle.try_send(op).unwrap();
+    for op in j.ops {
+        j.handle.try_send(op).unwrap();
     }
-    let flushed = tokio::time::timeout(std::time::Duration::from_secs(30), handle.flush()).await;
+    let flushed = tokio::time::timeout(std::time::Duration::from_secs(30), j.handle.flush()).await;
     assert_eq!(flushed, Ok(true), "the journal stuck to its dropped connection");
-    assert_eq!(ack.count(), 20, "the actions after the drop are committed");
-    let stats = handle.stats();
+    assert_eq!(j.ack.count(), 20, "the actions after the drop are committed");
+    let stats = j.handle.stats();
     assert!(
         stats.failed_attempts >= 1,
         "{stats:?}: the dropped connection failed once"
     );
     assert_eq!(stats.dropped, 0);
-    let games = store.live_games().await.unwrap();
+    let games = j.store.live_games().await.unwrap();
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].actions.len(), 20);
-    journal.shutdown().await;
-    store.close().await;
-    db.drop_db().await;
+    j.journal.shutdown().await;
+    j.store.close().await;
+    j.db.drop_db().await;
+}
+
+/// The journal's kept connection is replaced once older than `connection_lifetime` (it
+/// never goes back to the pool, whose own age limit therefore does not reach it): the
+/// next commit after that goes through a new session, and the old one is closed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_the_journal_connection_is_replaced_when_old() {
+    let lifetime = std::time::Duration::from_millis(300);
+    let config = JournalConfig {
+        connection_lifetime: lifetime,
+        ..JournalConfig::default()
+    };
+    let Some(mut j) = NamedJournal::start("aged", config).await else {
+        return;
+    };
+    let admin_url = common::pg_base_url().unwrap();
+    let mut admin = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url)
+        .await
+        .unwrap();
+    // Two commits within the lifetime share one session.
+    for op in j.ops.by_ref().take(5) {
+        j.handle.try_send(op).unwrap();
+    }
+    assert!(j.handle.flush().await);
+    let first = journal_sessions(&mut admin, &j.app).await;
+    assert_eq!(first.len(), 1, "one journal session: {first:?}");
+    for op in j.ops.by_ref().take(5) {
+        j.handle.try_send(op).unwrap();
+    }
+    assert!(j.handle.flush().await);
+    assert_eq!(
+        journal_sessions(&mut admin, &j.app).await,
+        first,
+        "kept within its lifetime"
+    );
+
+    // Past it, the next commit opens a new one and the old one is closed.
+    tokio::time::sleep(lifetime * 2).await;
+    for op in j.ops {
+        j.handle.try_send(op).unwrap();
+    }
+    assert!(j.handle.flush().await);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let now = loop {
+        let now = journal_sessions(&mut admin, &j.app).await;
+        if !now.contains(&first[0]) || std::time::Instant::now() > deadline {
+            break now;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(now.len(), 1, "one journal session: {now:?}");
+    assert_ne!(now, first, "a new session after the lifetime");
+    assert_eq!(j.ack.count(), 20);
+    let stats = j.handle.stats();
+    assert_eq!(
+        stats.failed_attempts, 0,
+        "{stats:?}: a planned replacement, not a failure"
+    );
+    <sqlx::AnyConnection as sqlx::Connection>::close(admin)
+        .await
+        .unwrap();
+    j.journal.shutdown().await;
+    j.store.close().await;
+    j.db.drop_db().await;
+}
+
+/// The sessions named `app` whose last statement was the journal's insert.
+async fn journal_sessions(admin: &mut sqlx::AnyConnection, app: &str) -> Vec<i32> {
+    sqlx::query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 \
+         AND query LIKE 'INSERT INTO live_actions%'",
+    )
+    .bind(app)
+    .fetch_all(admin)
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| r.get::<i32, _>(0))
+    .collect()
+}
+
+/// A journal on Postgres whose sessions carry a name of their own (to find or end
+/// exactly them: other tests share the database), with game `id` started and its first
+/// 20 actions ready to send.
+struct NamedJournal {
+    db: TestDb,
+    store: Store,
+    journal: catan_store::Journal,
+    handle: catan_store::JournalHandle,
+    ack: Arc<Durable>,
+    ops: std::vec::IntoIter<JournalOp>,
+    app: String,
+}
+
+impl NamedJournal {
+    async fn start(id: &str, config: JournalConfig) -> Option<NamedJournal> {
+        let mut db = TestDb::postgres().await?;
+        let app = format!("catan_journal_{id}_{}", std::process::id());
+        db.url.push_str(&format!("&application_name={app}"));
+        let store = db.store().await;
+        let journal = spawn_journal(store.clone(), config);
+        let handle = journal.handle();
+        let played = base_game();
+        let ack = Durable::new(0);
+        handle
+            .try_send(JournalOp::Start(Box::new(live(id, played, "t"))))
+            .unwrap();
+        let ops = appends(id, played, 20, &ack).into_iter();
+        Some(NamedJournal {
+            db,
+            store,
+            journal,
+            handle,
+            ack,
+            ops,
+            app,
+        })
+    }
 }
