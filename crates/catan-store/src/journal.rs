@@ -513,15 +513,14 @@ impl Task {
         self.store.ensure_ready().await?;
         // Out of `self` while in use: if the write is abandoned (its timeout), the
         // connection is dropped with it, not kept in an unknown state.
+        let lifetime = self.config.connection_lifetime;
+        if let Some((mut old, _)) = self.conn.take_if(|(_, opened)| opened.elapsed() >= lifetime) {
+            tracing::debug!("journal: replacing its connection (connection_lifetime reached)");
+            old.close_on_drop();
+        }
         let (mut conn, opened) = match self.conn.take() {
-            Some((conn, opened)) if opened.elapsed() < self.config.connection_lifetime => (conn, opened),
-            old => {
-                if let Some((mut old, _)) = old {
-                    tracing::debug!("journal: replacing its connection (connection_lifetime reached)");
-                    old.close_on_drop();
-                }
-                (self.store.pool().acquire().await?, Instant::now())
-            }
+            Some(kept) => kept,
+            None => (self.store.pool().acquire().await?, Instant::now()),
         };
         match write_batch(&mut conn, batch).await {
             Ok(()) => {
