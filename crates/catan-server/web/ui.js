@@ -41,14 +41,12 @@ function append(e, children) {
  * with it (it lands on neither the old button nor the new one): a player clicking while
  * someone else's move arrives lost the click. So the parts people click are kept when an
  * update leaves them the same; their handlers read the current view when they fire, not
- * the one they were made with. Returns whether the children were replaced.
+ * the one they were made with.
  */
 export function replaceIfChanged(parent, ...children) {
   const next = parent.cloneNode(false);
   append(next, children);
-  if (next.innerHTML === parent.innerHTML) return false;
-  parent.replaceChildren(...next.childNodes);
-  return true;
+  if (next.innerHTML !== parent.innerHTML) parent.replaceChildren(...next.childNodes);
 }
 
 export const RESOURCES = ['brick', 'lumber', 'wool', 'grain', 'ore'];

@@ -255,6 +255,21 @@ fn push_group(out: &mut String, first: usize, count: usize, anonymous: bool) {
 const SUMMARY_COLUMNS: &str = "id, code, variant, player_count, status, winner, rules_version, created_at, \
                                started_at, finished_at, action_count";
 
+/// Pages the write-ahead log grows to before the commit that passes it checkpoints it
+/// (copies its pages back into the database file and syncs that), about 40 MiB.
+///
+/// Why not SQLite's default of 1,000: the checkpoint runs inside that commit, and every
+/// room waiting for the journal's acknowledgement waits for it too. Its cost depends on
+/// the distinct pages it copies, which at a steady load is about the journal's working
+/// set (the tail of `live_actions` and one index page per live game) however long the
+/// log is; so ten times fewer checkpoints stall the rooms about ten times less often.
+/// With 1,000 pages, at 2,000 actions/s across 200 journaled games, that was a few
+/// checkpoints a second and showed in the p99 from an action to the last viewer's
+/// update: 4.42–4.85 ms over seven runs, against 3.75–4.79 ms (median 4.14) with this
+/// setting, runs alternated. What it costs: a log file of up to about 40 MiB beside the
+/// database (reused, not shrunk), and a longer log for a restarted server to read.
+pub const WAL_AUTOCHECKPOINT_PAGES: u32 = 10_000;
+
 /// Every SQLite connection writes ahead (`journal_mode = WAL`) and syncs each commit
 /// (`synchronous = FULL`).
 ///
@@ -272,22 +287,7 @@ const SUMMARY_COLUMNS: &str = "id, code, variant, player_count, status, winner, 
 ///
 /// A file SQLite cannot put in WAL mode (it answers with the mode it kept, e.g. on a
 /// file system without shared memory) still works, with a warning. A read-only URL
-/// (`mode=ro`) gets neither pragma: switching the mode writes to the file.
-/// Pages the write-ahead log grows to before the commit that passes it checkpoints it
-/// (copies its pages back into the database file and syncs that), about 40 MiB.
-///
-/// Why not SQLite's default of 1,000: the checkpoint runs inside that commit, and every
-/// room waiting for the journal's acknowledgement waits for it too. Its cost depends on
-/// the distinct pages it copies, which at a steady load is about the journal's working
-/// set (the tail of `live_actions` and one index page per live game) however long the
-/// log is; so ten times fewer checkpoints stall the rooms about ten times less often.
-/// With 1,000 pages, at 2,000 actions/s across 200 journaled games, that was a few
-/// checkpoints a second and showed in the p99 from an action to the last viewer's
-/// update: 4.42–4.85 ms over seven runs, against 3.75–4.79 ms (median 4.14) with this
-/// setting, runs alternated. What it costs: a log file of up to about 40 MiB beside the
-/// database (reused, not shrunk), and a longer log for a restarted server to read.
-pub const WAL_AUTOCHECKPOINT_PAGES: u32 = 10_000;
-
+/// (`mode=ro`) gets none of these pragmas: switching the mode writes to the file.
 async fn sqlite_pragmas(conn: &mut sqlx::AnyConnection) -> std::result::Result<(), sqlx::Error> {
     let mode: String = sqlx::query_scalar("PRAGMA journal_mode = WAL")
         .fetch_one(&mut *conn)

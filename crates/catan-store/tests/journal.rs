@@ -233,25 +233,18 @@ async fn postgres_a_dropped_journal_connection_is_replaced() {
     assert_eq!(j.ack.count(), 10);
     assert_eq!(j.handle.stats().failed_attempts, 0);
 
-    let admin_url = common::pg_base_url().unwrap();
-    let mut admin = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url)
-        .await
-        .unwrap();
     let ended: i64 = sqlx::query(
         "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
          WHERE application_name = $1) AS t",
     )
     .bind(&j.app)
-    .fetch_one(&mut admin)
+    .fetch_one(&mut j.admin)
     .await
     .unwrap()
     .get(0);
     assert!(ended >= 1, "the journal's session was open");
-    <sqlx::AnyConnection as sqlx::Connection>::close(admin)
-        .await
-        .unwrap();
 
-    for op in j.ops {
+    for op in j.ops.by_ref() {
         j.handle.try_send(op).unwrap();
     }
     let flushed = tokio::time::timeout(std::time::Duration::from_secs(30), j.handle.flush()).await;
@@ -266,9 +259,7 @@ async fn postgres_a_dropped_journal_connection_is_replaced() {
     let games = j.store.live_games().await.unwrap();
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].actions.len(), 20);
-    j.journal.shutdown().await;
-    j.store.close().await;
-    j.db.drop_db().await;
+    j.finish().await;
 }
 
 /// The journal's kept connection is replaced once older than `connection_lifetime` (it
@@ -284,36 +275,32 @@ async fn postgres_the_journal_connection_is_replaced_when_old() {
     let Some(mut j) = NamedJournal::start("aged", config).await else {
         return;
     };
-    let admin_url = common::pg_base_url().unwrap();
-    let mut admin = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url)
-        .await
-        .unwrap();
     // Two commits within the lifetime share one session.
     for op in j.ops.by_ref().take(5) {
         j.handle.try_send(op).unwrap();
     }
     assert!(j.handle.flush().await);
-    let first = journal_sessions(&mut admin, &j.app).await;
+    let first = journal_sessions(&mut j.admin, &j.app).await;
     assert_eq!(first.len(), 1, "one journal session: {first:?}");
     for op in j.ops.by_ref().take(5) {
         j.handle.try_send(op).unwrap();
     }
     assert!(j.handle.flush().await);
     assert_eq!(
-        journal_sessions(&mut admin, &j.app).await,
+        journal_sessions(&mut j.admin, &j.app).await,
         first,
         "kept within its lifetime"
     );
 
     // Past it, the next commit opens a new one and the old one is closed.
     tokio::time::sleep(lifetime * 2).await;
-    for op in j.ops {
+    for op in j.ops.by_ref() {
         j.handle.try_send(op).unwrap();
     }
     assert!(j.handle.flush().await);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let now = loop {
-        let now = journal_sessions(&mut admin, &j.app).await;
+        let now = journal_sessions(&mut j.admin, &j.app).await;
         if !now.contains(&first[0]) || std::time::Instant::now() > deadline {
             break now;
         }
@@ -327,12 +314,7 @@ async fn postgres_the_journal_connection_is_replaced_when_old() {
         stats.failed_attempts, 0,
         "{stats:?}: a planned replacement, not a failure"
     );
-    <sqlx::AnyConnection as sqlx::Connection>::close(admin)
-        .await
-        .unwrap();
-    j.journal.shutdown().await;
-    j.store.close().await;
-    j.db.drop_db().await;
+    j.finish().await;
 }
 
 /// The sessions named `app` whose last statement was the journal's insert.
@@ -351,10 +333,11 @@ async fn journal_sessions(admin: &mut sqlx::AnyConnection, app: &str) -> Vec<i32
 }
 
 /// A journal on Postgres whose sessions carry a name of their own (to find or end
-/// exactly them: other tests share the database), with game `id` started and its first
-/// 20 actions ready to send.
+/// exactly them, through `admin`, a session of the test's own: other tests share the
+/// database), with game `id` started and its first 20 actions ready to send.
 struct NamedJournal {
     db: TestDb,
+    admin: sqlx::AnyConnection,
     store: Store,
     journal: catan_store::Journal,
     handle: catan_store::JournalHandle,
@@ -377,8 +360,12 @@ impl NamedJournal {
             .try_send(JournalOp::Start(Box::new(live(id, played, "t"))))
             .unwrap();
         let ops = appends(id, played, 20, &ack).into_iter();
+        let admin = <sqlx::AnyConnection as sqlx::Connection>::connect(&common::pg_base_url()?)
+            .await
+            .unwrap();
         Some(NamedJournal {
             db,
+            admin,
             store,
             journal,
             handle,
@@ -386,5 +373,14 @@ impl NamedJournal {
             ops,
             app,
         })
+    }
+
+    async fn finish(self) {
+        <sqlx::AnyConnection as sqlx::Connection>::close(self.admin)
+            .await
+            .unwrap();
+        self.journal.shutdown().await;
+        self.store.close().await;
+        self.db.drop_db().await;
     }
 }
