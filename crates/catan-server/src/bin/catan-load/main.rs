@@ -443,13 +443,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let mut lat = stats.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
-    let pct = |p: f64| {
-        if lat.is_empty() {
-            0.0
-        } else {
-            lat[((lat.len() - 1) as f64 * p) as usize] as f64 / 1000.0
-        }
-    };
+    let pct = |p: f64| lat[((lat.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
     let mem = server_memory(args.server_pid);
     let connections = args.rooms * (args.players as usize + args.spectators);
     let mode = match args.rate {
@@ -465,18 +459,29 @@ async fn main() -> anyhow::Result<()> {
         stats.errors.load(Ordering::Relaxed),
         stats.games.load(Ordering::Relaxed)
     );
-    println!(
-        "latency action -> last viewer's patch: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
-        pct(0.5),
-        pct(0.99),
-        pct(1.0)
-    );
+    if lat.is_empty() {
+        println!("latency action -> last viewer's patch: no actions measured");
+    } else {
+        println!(
+            "latency action -> last viewer's patch: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
+            pct(0.5),
+            pct(0.99),
+            pct(1.0)
+        );
+    }
     match (cpu0, cpu1) {
         (Some(a), Some(b)) if actions > 0 => println!(
             "server CPU: {:.2} s ({:.2} cores busy), {:.1} µs per action",
             b - a,
             (b - a) / elapsed,
             (b - a) * 1e6 / actions as f64
+        ),
+        // An idle run (`--rate 0.001`, to weigh idle rooms) has nothing to divide by; its
+        // CPU seconds still say what idle rooms cost.
+        (Some(a), Some(b)) => println!(
+            "server CPU: {:.2} s ({:.2} cores busy), no actions to divide it by",
+            b - a,
+            (b - a) / elapsed
         ),
         _ => println!("server CPU: not found (pass --server-pid)"),
     }
