@@ -361,6 +361,18 @@ fn server_pid(pid: Option<u32>) -> Option<u32> {
     })
 }
 
+/// A process's CPU over the measured run: seconds, cores busy and, when there were actions,
+/// µs per action. An idle run (`--rate 0.001`, to weigh idle rooms) has nothing to divide
+/// by, but its CPU seconds still say what idle rooms cost.
+fn cpu_line(secs: f64, elapsed: f64, actions: u64) -> String {
+    let per_action = if actions > 0 {
+        format!("{:.1} µs per action", secs * 1e6 / actions as f64)
+    } else {
+        "no actions to divide it by".to_string()
+    };
+    format!("{secs:.2} s ({:.2} cores busy), {per_action}", secs / elapsed)
+}
+
 /// CPU seconds the process has used (user + system, all threads), from `/proc/<pid>/stat`.
 fn cpu_secs(pid: u32) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -443,7 +455,6 @@ async fn main() -> anyhow::Result<()> {
     }
     let mut lat = stats.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
-    let pct = |p: f64| lat[((lat.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
     let mem = server_memory(args.server_pid);
     let connections = args.rooms * (args.players as usize + args.spectators);
     let mode = match args.rate {
@@ -462,6 +473,7 @@ async fn main() -> anyhow::Result<()> {
     if lat.is_empty() {
         println!("latency action -> last viewer's patch: no actions measured");
     } else {
+        let pct = |p: f64| lat[((lat.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
         println!(
             "latency action -> last viewer's patch: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
             pct(0.5),
@@ -470,32 +482,13 @@ async fn main() -> anyhow::Result<()> {
         );
     }
     match (cpu0, cpu1) {
-        (Some(a), Some(b)) if actions > 0 => println!(
-            "server CPU: {:.2} s ({:.2} cores busy), {:.1} µs per action",
-            b - a,
-            (b - a) / elapsed,
-            (b - a) * 1e6 / actions as f64
-        ),
-        // An idle run (`--rate 0.001`, to weigh idle rooms) has nothing to divide by; its
-        // CPU seconds still say what idle rooms cost.
-        (Some(a), Some(b)) => println!(
-            "server CPU: {:.2} s ({:.2} cores busy), no actions to divide it by",
-            b - a,
-            (b - a) / elapsed
-        ),
+        (Some(a), Some(b)) => println!("server CPU: {}", cpu_line(b - a, elapsed, actions)),
         _ => println!("server CPU: not found (pass --server-pid)"),
     }
     // This client shares the machine with the server: what it spends bounds the
     // closed-loop rate as much as the server does.
     if let (Some(a), Some(b)) = (own0, own1) {
-        if actions > 0 {
-            println!(
-                "load client CPU: {:.2} s ({:.2} cores busy), {:.1} µs per action",
-                b - a,
-                (b - a) / elapsed,
-                (b - a) * 1e6 / actions as f64
-            );
-        }
+        println!("load client CPU: {}", cpu_line(b - a, elapsed, actions));
     }
     match mem {
         Some((pid, rss, hwm)) => {
@@ -516,4 +509,23 @@ async fn main() -> anyhow::Result<()> {
     }
     println!("actions/s: {:.0}", actions as f64 / elapsed);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cpu_line;
+
+    /// The CPU lines are read by people and scripts (`µs per action`): a run with actions
+    /// keeps that wording; an idle one still reports its seconds.
+    #[test]
+    fn cpu_line_divides_by_actions_only_when_there_are_some() {
+        assert_eq!(
+            cpu_line(15.57, 15.0, 220_827),
+            "15.57 s (1.04 cores busy), 70.5 µs per action"
+        );
+        assert_eq!(
+            cpu_line(0.004, 5.0, 0),
+            "0.00 s (0.00 cores busy), no actions to divide it by"
+        );
+    }
 }
