@@ -216,13 +216,28 @@ impl Writer<'_> {
         match (o[os], n[ns]) {
             (b'{', b'{') => {
                 let path_len = self.path.len();
+                let common = Common::of(&o[os..oe], &n[ns..ne]);
                 // Members usually come in the same order on both sides (serde writes a
                 // struct's fields in one order): follow the old ones along, and look a
                 // key up among all of them only when the order differs.
                 let mut old_members = members(old, os);
+                let mut new_members = members(new_doc, ns);
                 let mut in_order = true;
-                for (key, vs, ve) in members(new_doc, ns) {
-                    push_key(&mut self.path, &new[key.0..key.1]);
+                let mut rest_same = false;
+                loop {
+                    if in_order && common.rest_same(old_members.j, oe, new_members.j, ne) {
+                        rest_same = true;
+                        break;
+                    }
+                    let Some((key, vs, ve)) = new_members.next() else {
+                        break;
+                    };
+                    if in_order && common.in_prefix(ns, ve) {
+                        // The same member at the same offset in the old text: unchanged,
+                        // and the old text need not be scanned to step over it.
+                        old_members.j = old_members.after(ve - ns + os);
+                        continue;
+                    }
                     let same_key = |m: &Member| o[m.0 .0..m.0 .1] == n[key.0..key.1];
                     let found = if in_order {
                         match old_members.next() {
@@ -235,6 +250,11 @@ impl Writer<'_> {
                     } else {
                         members(old, os).find(same_key)
                     };
+                    // Most members are unchanged: nothing to write, so no path to build.
+                    if found.is_some_and(|m| o[m.1..m.2] == n[vs..ve]) {
+                        continue;
+                    }
+                    push_key(&mut self.path, &new[key.0..key.1]);
                     match found {
                         Some((_, ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
                         None => self.op("add", Some(&new[vs..ve])),
@@ -244,10 +264,10 @@ impl Writer<'_> {
                         return self.replace_whole(out_mark, ops_mark, &new[ns..ne]);
                     }
                 }
-                // In order: the old members not passed are the removed ones; otherwise
-                // every old key is looked up.
+                // In order: the old members not passed are the removed ones (none when the
+                // rest is the same); otherwise every old key is looked up.
                 let start = if in_order { old_members } else { members(old, os) };
-                for (key, _, _) in start {
+                for (key, _, _) in start.filter(|_| !rest_same) {
                     let kept =
                         !in_order && members(new_doc, ns).any(|m| n[m.0 .0..m.0 .1] == o[key.0..key.1]);
                     if !kept {
@@ -259,23 +279,47 @@ impl Writer<'_> {
                 }
             }
             (b'[', b'[') => {
+                let common = Common::of(&o[os..oe], &n[ns..ne]);
                 let mut old_items = elements(old, os);
+                let mut new_items = elements(new_doc, ns);
                 let path_len = self.path.len();
                 let mut count = 0;
-                for (i, (vs, ve)) in elements(new_doc, ns).enumerate() {
+                let mut rest_same = false;
+                loop {
+                    // Elements go in step: from a point where the rest of both arrays is
+                    // the same text, there is nothing more to do.
+                    if common.rest_same(old_items.j, oe, new_items.j, ne) {
+                        rest_same = true;
+                        break;
+                    }
+                    let Some((vs, ve)) = new_items.next() else {
+                        break;
+                    };
+                    let i = count;
+                    count += 1;
+                    if common.in_prefix(ns, ve) {
+                        // The same element at the same offset in the old text.
+                        old_items.j = old_items.after(ve - ns + os);
+                        continue;
+                    }
+                    let item = old_items.next();
+                    // An unchanged element: no path to build.
+                    if item.is_some_and(|(ovs, ove)| o[ovs..ove] == n[vs..ve]) {
+                        continue;
+                    }
                     push_index(&mut self.path, i);
-                    match old_items.next() {
+                    match item {
                         Some((ovs, ove)) => self.diff(old, ovs, ove, new_doc, vs, ve, false),
                         None => self.op("add", Some(&new[vs..ve])),
                     }
                     self.path.truncate(path_len);
-                    count = i + 1;
                     if !root && self.over_budget(out_mark, ne - ns) {
                         return self.replace_whole(out_mark, ops_mark, &new[ns..ne]);
                     }
                 }
-                // Surplus old items go from the end, so each index is valid when removed.
-                let surplus = old_items.count();
+                // Surplus old items go from the end, so each index is valid when removed
+                // (none when the rest is the same).
+                let surplus = if rest_same { 0 } else { old_items.count() };
                 for i in (count..count + surplus).rev() {
                     push_index(&mut self.path, i);
                     self.op("remove", None);
@@ -369,12 +413,26 @@ impl Iterator for Members<'_> {
         let key = (self.j + 1, key_end - 1);
         let j = skip_ws(b, key_end) + 1; // the ':'
         let (vs, ve) = self.doc.span(skip_ws(b, j));
-        let mut j = skip_ws(b, ve);
-        if b[j] == b',' {
-            j = skip_ws(b, j + 1);
-        }
-        self.j = j;
+        self.j = self.after(ve);
         Some((key, vs, ve))
+    }
+}
+
+impl Members<'_> {
+    /// Where the member after the value ending at `ve` starts (or the closing brace).
+    fn after(&self, ve: usize) -> usize {
+        after_value(self.doc.text.as_bytes(), ve)
+    }
+}
+
+/// Past the separator that follows a member or element ending at `ve`: the next one's
+/// start, or the closing bracket.
+fn after_value(b: &[u8], ve: usize) -> usize {
+    let j = skip_ws(b, ve);
+    if b[j] == b',' {
+        skip_ws(b, j + 1)
+    } else {
+        j
     }
 }
 
@@ -402,13 +460,92 @@ impl Iterator for Elements<'_> {
             return None;
         }
         let span = self.doc.span(self.j);
-        let mut j = skip_ws(b, span.1);
-        if b[j] == b',' {
-            j = skip_ws(b, j + 1);
-        }
-        self.j = j;
+        self.j = after_value(b, span.1);
         Some(span)
     }
+}
+
+impl Elements<'_> {
+    /// Where the element after the one ending at `ve` starts (or the closing bracket).
+    fn after(&self, ve: usize) -> usize {
+        after_value(self.doc.text.as_bytes(), ve)
+    }
+}
+
+/// The bytes two changed containers share at their start and at their end. A changed
+/// part of a view usually differs in one member (a player's resource count, the last
+/// road): the members before it are the same text at the same offsets, so only the new
+/// text is scanned over them, and the members after it are the same text to the end, so
+/// neither is scanned. Both facts hold whatever the other says (they may overlap).
+struct Common {
+    /// Length of the common prefix.
+    prefix: usize,
+    /// Length of the common suffix.
+    suffix: usize,
+}
+
+impl Common {
+    fn of(old: &[u8], new: &[u8]) -> Common {
+        Common {
+            prefix: common_prefix(old, new),
+            suffix: common_suffix(old, new),
+        }
+    }
+
+    /// Whether a value of the new container (which starts at `ns`) ending at `ve` lies in
+    /// the common prefix with the byte after it, which ends a scalar: the old container
+    /// then has the same value at the same offset.
+    fn in_prefix(&self, ns: usize, ve: usize) -> bool {
+        ve - ns < self.prefix
+    }
+
+    /// Whether, with the walks at `oj` in the old container (ending at `oe`) and `nj` in
+    /// the new (ending at `ne`), the rest of both is the same text: both at the same
+    /// distance from their end, within the common suffix.
+    fn rest_same(&self, oj: usize, oe: usize, nj: usize, ne: usize) -> bool {
+        let rest = ne - nj;
+        rest <= self.suffix && oe - oj == rest
+    }
+}
+
+/// How many bytes `a` and `b` share at their start (eight at a time).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= len {
+        let x = word(&a[i..i + 8]) ^ word(&b[i..i + 8]);
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < len && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// How many bytes `a` and `b` share at their end (eight at a time).
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - len..], &b[b.len() - len..]);
+    let mut k = 0;
+    while k + 8 <= len {
+        let x = word(&a[len - k - 8..len - k]) ^ word(&b[len - k - 8..len - k]);
+        if x != 0 {
+            // Little-endian: the last byte of the slice is the most significant.
+            return k + (x.leading_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    while k < len && a[len - k - 1] == b[len - k - 1] {
+        k += 1;
+    }
+    k
+}
+
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b.try_into().expect("eight bytes"))
 }
 
 #[cfg(test)]
@@ -518,5 +655,113 @@ mod tests {
         )
         .unwrap();
         assert_eq!(doc, serde_json::from_str::<Value>(new).unwrap());
+    }
+
+    /// Small values from a small domain, so that two of them often share members,
+    /// elements, prefixes and suffixes (numbers that are prefixes of each other, strings
+    /// with escapes, keys needing JSON Pointer escapes).
+    fn value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            prop::sample::select(vec![0i64, 1, 12, 123, 1234, -1]).prop_map(Value::from),
+            prop::sample::select(vec!["", "x", "xy", "x\"y", "a\\b", "é"]).prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+                prop::collection::btree_map(
+                    prop::sample::select(vec!["a", "ab", "b", "c~", "d/", "e"]).prop_map(String::from),
+                    inner,
+                    0..5
+                )
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// `v` with the `k`-th value in a walk of it (modulo their count) replaced by `by`.
+    fn replace_nth(v: &mut Value, k: &mut usize, by: &Value) -> bool {
+        if *k == 0 {
+            *v = by.clone();
+            return true;
+        }
+        *k -= 1;
+        match v {
+            Value::Array(items) => items.iter_mut().any(|i| replace_nth(i, k, by)),
+            Value::Object(m) => m.values_mut().any(|i| replace_nth(i, k, by)),
+            _ => false,
+        }
+    }
+
+    fn patched(old_text: &str, new: &Value) -> Value {
+        let patch: Value =
+            serde_json::from_str(&diff(old_text, &new.to_string())).expect("the patch is JSON");
+        let mut doc: Value = serde_json::from_str(old_text).unwrap();
+        let p: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
+        json_patch::patch(&mut doc, &p).unwrap_or_else(|e| panic!("{e}: patch {patch}"));
+        doc
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Any two documents: the patch turns the old into the new, whether the old text
+        /// is compact or pretty-printed.
+        #[test]
+        fn patches_turn_any_document_into_any_other(old in value(), new in value(), pretty: bool) {
+            let old_text = if pretty { serde_json::to_string_pretty(&old).unwrap() } else { old.to_string() };
+            proptest::prop_assert_eq!(patched(&old_text, &new), new);
+        }
+
+        /// A document with one value replaced somewhere inside (the usual change to a
+        /// view: the rest is the same text before and after it).
+        #[test]
+        fn patches_carry_one_change_deep_inside(old in value(), by in value(), at in 0usize..64, pretty: bool) {
+            let mut new = old.clone();
+            let mut k = at;
+            replace_nth(&mut new, &mut k, &by);
+            let old_text = if pretty { serde_json::to_string_pretty(&old).unwrap() } else { old.to_string() };
+            proptest::prop_assert_eq!(patched(&old_text, &new), new);
+        }
+    }
+
+    /// Values whose texts begin or end alike (a number that is another's prefix, a
+    /// string that is another's suffix) must not be taken for each other where the
+    /// common text stops inside them.
+    #[test]
+    fn values_that_begin_or_end_alike_are_told_apart() {
+        for (old, new) in [
+            (json!([123]), json!([12])),
+            (json!([12]), json!([123])),
+            (json!([12, 5]), json!([123, 5])),
+            (json!({"a": 12, "b": 1}), json!({"a": 123, "b": 1})),
+            (json!({"a": 123}), json!({"a": 12})),
+            (json!(["x", "xy"]), json!(["xy", "xy"])),
+            (json!([1, 2, 3]), json!([2, 3])),
+            (json!([2, 3]), json!([1, 2, 3])),
+            (json!({"a": [1, 2], "b": [2]}), json!({"a": [1], "b": [2]})),
+            (json!({"a": 1, "b": 2}), json!({"b": 2})),
+            (json!({"b": 2}), json!({"a": 1, "b": 2})),
+        ] {
+            check(old, new);
+        }
+    }
+
+    #[test]
+    fn common_prefixes_and_suffixes_are_counted_to_the_byte() {
+        for (a, b, pre, suf) in [
+            ("", "", 0, 0),
+            ("abc", "abc", 3, 3),
+            ("abcdefghij", "abcdefghiX", 9, 0),
+            ("Xbcdefghij", "abcdefghij", 0, 9),
+            ("0123456789abcdefXY", "0123456789abcdefZY", 16, 1),
+            ("12,", "123,", 2, 1),
+            ("short", "a much longer text, short", 0, 5),
+        ] {
+            assert_eq!(common_prefix(a.as_bytes(), b.as_bytes()), pre, "{a:?} {b:?}");
+            assert_eq!(common_suffix(a.as_bytes(), b.as_bytes()), suf, "{a:?} {b:?}");
+        }
     }
 }
