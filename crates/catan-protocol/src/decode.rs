@@ -53,7 +53,29 @@ impl DecodeError {
 }
 
 /// Decodes one client text message strictly (see the module documentation).
+///
+/// A message written exactly as the server would serialize it (serde's field order, no
+/// spaces, as every serde client and the load generator write them) is decoded in one
+/// pass: typed straight from the text and serialized back, and if that gives the same
+/// text, it has no key twice, a string `type` and no unknown key, since the serializer
+/// writes none of those. Any other text takes the strict path below. The typed pass was
+/// about three quarters of the decoding's cost per action under load.
 pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
+    if let Some(msg) = decode_canonical(text) {
+        return Ok(msg);
+    }
+    decode_strict(text)
+}
+
+/// The message if `text` is exactly its serialization.
+fn decode_canonical(text: &str) -> Option<ClientMsg> {
+    let msg: ClientMsg = serde_json::from_str(text).ok()?;
+    let again = serde_json::to_string(&msg).ok()?;
+    (again == text).then_some(msg)
+}
+
+/// The strict path of [`decode_client`], for every text.
+fn decode_strict(text: &str) -> Result<ClientMsg, DecodeError> {
     let value =
         parse_strict(text).map_err(|e| DecodeError::new("unknown", format!("malformed JSON: {e}")))?;
     let Value::Object(obj) = &value else {
@@ -224,6 +246,50 @@ mod tests {
         let t =
             r#"{"type":"action","action":{"type":"offer_trade","give":{"brick":1,"ore":0},"get":{"ore":1}}}"#;
         assert!(decode_client(t).is_ok());
+    }
+
+    /// Messages as a serde client writes them take the one-pass path and decode exactly
+    /// as the strict path does; the same messages written otherwise (keys reordered,
+    /// spaces, explicit defaults) miss it and still decode, to the same message.
+    #[test]
+    fn canonical_texts_take_the_one_pass_path_and_agree_with_the_strict_one() {
+        let messages = [
+            ClientMsg::Action {
+                action: Action::BuildRoad { edge: 3 },
+            },
+            ClientMsg::Action {
+                action: Action::EndTurn,
+            },
+            ClientMsg::Chat {
+                text: "héllo \"you\"".into(),
+            },
+            ClientMsg::Resync,
+            ClientMsg::Start,
+            ClientMsg::Ping,
+            ClientMsg::AddBots,
+            ClientMsg::Join {
+                code: "AB".into(),
+                name: Some("p".into()),
+                token: None,
+                spectate: false,
+            },
+        ];
+        for msg in messages {
+            let text = serde_json::to_string(&msg).unwrap();
+            assert_eq!(decode_canonical(&text).as_ref(), Some(&msg), "{text}");
+            assert_eq!(decode_strict(&text).as_ref(), Ok(&msg), "{text}");
+            let spaced = serde_json::to_string_pretty(&msg).unwrap();
+            assert_eq!(decode_canonical(&spaced), None, "{spaced}");
+            assert_eq!(decode_client(&spaced).as_ref(), Ok(&msg), "{spaced}");
+        }
+        let reordered = r#"{"action":{"edge":3,"type":"build_road"},"type":"action"}"#;
+        assert_eq!(decode_canonical(reordered), None);
+        assert_eq!(
+            decode_client(reordered).unwrap(),
+            ClientMsg::Action {
+                action: Action::BuildRoad { edge: 3 }
+            }
+        );
     }
 
     #[test]
