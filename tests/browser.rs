@@ -93,7 +93,12 @@ async fn drive_once(page: &Page) -> bool {
         .eval("document.body.dataset.renders")
         .await
         .unwrap_or(Value::Null);
-    page.click(sel).await.unwrap();
+    // An update (a bot's move, say) may re-render the page between the decision above and
+    // the click: what was to be clicked can be gone, so decide again (failed once in CI,
+    // the end-turn button gone, with the four browser tests sharing the two cores).
+    if !page.try_click(sel).await.unwrap() {
+        return false;
+    }
     if next["render"] == json!(true) {
         // Wait for the answer (a new render), or an error message, briefly.
         let deadline = Instant::now() + Duration::from_secs(5);

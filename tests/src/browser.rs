@@ -374,6 +374,15 @@ impl Page {
     /// Clicks the centre of the first element matching `selector` with real mouse events
     /// (scrolled into view first); fails when there is none.
     pub async fn click(&self, selector: &str) -> anyhow::Result<()> {
+        if !self.try_click(selector).await? {
+            anyhow::bail!("nothing to click at {selector}");
+        }
+        Ok(())
+    }
+
+    /// [`Page::click`], or `false` when nothing matches `selector` (a page that changes on
+    /// its own, as other seats' moves arrive, may have dropped what was there a moment ago).
+    pub async fn try_click(&self, selector: &str) -> anyhow::Result<bool> {
         let sel = serde_json::to_string(selector)?;
         let at = self
             .eval(&format!(
@@ -384,7 +393,7 @@ impl Page {
             ))
             .await?;
         let (Some(x), Some(y)) = (at[0].as_f64(), at[1].as_f64()) else {
-            anyhow::bail!("nothing to click at {selector}");
+            return Ok(false);
         };
         for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
             self.call(
@@ -393,7 +402,7 @@ impl Page {
             )
             .await?;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Focuses `selector`, clears it and types `text` as keyboard input.
