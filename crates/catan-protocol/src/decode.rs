@@ -58,8 +58,8 @@ impl DecodeError {
 /// spaces, as every serde client and the load generator write them) is decoded in one
 /// pass: typed straight from the text and serialized back, and if that gives the same
 /// text, it has no key twice, a string `type` and no unknown key, since the serializer
-/// writes none of those. Any other text takes the strict path below. The typed pass was
-/// about three quarters of the decoding's cost per action under load.
+/// writes none of those. Any other text takes the strict path below (which builds and
+/// compares two `Value` trees: about 4 % of the server's CPU under load).
 pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeError> {
     if let Some(msg) = decode_canonical(text) {
         return Ok(msg);

@@ -235,7 +235,7 @@ impl Writer<'_> {
                     if in_order && common.in_prefix(ns, ve) {
                         // The same member at the same offset in the old text: unchanged,
                         // and the old text need not be scanned to step over it.
-                        old_members.j = old_members.after(ve - ns + os);
+                        old_members.j = after_value(o, ve - ns + os);
                         continue;
                     }
                     let same_key = |m: &Member| o[m.0 .0..m.0 .1] == n[key.0..key.1];
@@ -299,7 +299,7 @@ impl Writer<'_> {
                     count += 1;
                     if common.in_prefix(ns, ve) {
                         // The same element at the same offset in the old text.
-                        old_items.j = old_items.after(ve - ns + os);
+                        old_items.j = after_value(o, ve - ns + os);
                         continue;
                     }
                     let item = old_items.next();
@@ -413,15 +413,8 @@ impl Iterator for Members<'_> {
         let key = (self.j + 1, key_end - 1);
         let j = skip_ws(b, key_end) + 1; // the ':'
         let (vs, ve) = self.doc.span(skip_ws(b, j));
-        self.j = self.after(ve);
+        self.j = after_value(b, ve);
         Some((key, vs, ve))
-    }
-}
-
-impl Members<'_> {
-    /// Where the member after the value ending at `ve` starts (or the closing brace).
-    fn after(&self, ve: usize) -> usize {
-        after_value(self.doc.text.as_bytes(), ve)
     }
 }
 
@@ -462,13 +455,6 @@ impl Iterator for Elements<'_> {
         let span = self.doc.span(self.j);
         self.j = after_value(b, span.1);
         Some(span)
-    }
-}
-
-impl Elements<'_> {
-    /// Where the element after the one ending at `ve` starts (or the closing bracket).
-    fn after(&self, ve: usize) -> usize {
-        after_value(self.doc.text.as_bytes(), ve)
     }
 }
 
@@ -555,13 +541,18 @@ mod tests {
 
     /// Applies our patch to `old` and checks it yields `new`; returns the patch.
     fn check(old: Value, new: Value) -> Value {
-        let (os, ns) = (old.to_string(), new.to_string());
-        let patch: Value = serde_json::from_str(&diff(&os, &ns)).expect("the patch is JSON");
-        let mut doc = old.clone();
-        let p: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
-        json_patch::patch(&mut doc, &p).unwrap();
+        let (doc, patch) = patched(&old.to_string(), &new.to_string());
         assert_eq!(doc, new, "patch {patch}");
         patch
+    }
+
+    /// The document `old_text` with our patch to `new_text` applied, and the patch.
+    fn patched(old_text: &str, new_text: &str) -> (Value, Value) {
+        let patch: Value = serde_json::from_str(&diff(old_text, new_text)).expect("the patch is JSON");
+        let mut doc: Value = serde_json::from_str(old_text).unwrap();
+        let p: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
+        json_patch::patch(&mut doc, &p).unwrap_or_else(|e| panic!("{e}: patch {patch}"));
+        (doc, patch)
     }
 
     #[test]
@@ -647,14 +638,7 @@ mod tests {
     fn whitespace_in_the_input_is_tolerated() {
         let old = "{ \"a\" : [ 1 , 2 ] , \"b\" : { \"c\" : true } }";
         let new = "{\"a\":[1,3],\"b\":{\"c\":false}}";
-        let patch: Value = serde_json::from_str(&diff(old, new)).unwrap();
-        let mut doc: Value = serde_json::from_str(old).unwrap();
-        json_patch::patch(
-            &mut doc,
-            &serde_json::from_value::<json_patch::Patch>(patch).unwrap(),
-        )
-        .unwrap();
-        assert_eq!(doc, serde_json::from_str::<Value>(new).unwrap());
+        assert_eq!(patched(old, new).0, serde_json::from_str::<Value>(new).unwrap());
     }
 
     /// Small values from a small domain, so that two of them often share members,
@@ -681,7 +665,8 @@ mod tests {
         })
     }
 
-    /// `v` with the `k`-th value in a walk of it (modulo their count) replaced by `by`.
+    /// Replaces the `k`-th value of a depth-first walk of `v` (`v` itself is the 0th) by
+    /// `by`; false, and `v` unchanged, when `v` has fewer values.
     fn replace_nth(v: &mut Value, k: &mut usize, by: &Value) -> bool {
         if *k == 0 {
             *v = by.clone();
@@ -695,15 +680,6 @@ mod tests {
         }
     }
 
-    fn patched(old_text: &str, new: &Value) -> Value {
-        let patch: Value =
-            serde_json::from_str(&diff(old_text, &new.to_string())).expect("the patch is JSON");
-        let mut doc: Value = serde_json::from_str(old_text).unwrap();
-        let p: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
-        json_patch::patch(&mut doc, &p).unwrap_or_else(|e| panic!("{e}: patch {patch}"));
-        doc
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
 
@@ -712,7 +688,7 @@ mod tests {
         #[test]
         fn patches_turn_any_document_into_any_other(old in value(), new in value(), pretty: bool) {
             let old_text = if pretty { serde_json::to_string_pretty(&old).unwrap() } else { old.to_string() };
-            proptest::prop_assert_eq!(patched(&old_text, &new), new);
+            proptest::prop_assert_eq!(patched(&old_text, &new.to_string()).0, new);
         }
 
         /// A document with one value replaced somewhere inside (the usual change to a
@@ -723,7 +699,7 @@ mod tests {
             let mut k = at;
             replace_nth(&mut new, &mut k, &by);
             let old_text = if pretty { serde_json::to_string_pretty(&old).unwrap() } else { old.to_string() };
-            proptest::prop_assert_eq!(patched(&old_text, &new), new);
+            proptest::prop_assert_eq!(patched(&old_text, &new.to_string()).0, new);
         }
     }
 
