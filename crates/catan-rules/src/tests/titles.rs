@@ -55,48 +55,40 @@ fn road_length_with_a_loop() {
     check(&g);
 }
 
-/// Two hexes that share an edge: their rings make a figure eight (11 roads, two corners
-/// with three roads, the rest with two).
-fn twin_hexes(g: &Game) -> ([u8; 6], [u8; 6]) {
-    let (h, _, he) = inland_hex(g);
-    let n = g.topo.hex_neighbors[h as usize][0];
-    (he, g.topo.hex_edges[n as usize])
-}
-
 #[test]
 fn road_length_of_rings_cut_rings_and_a_figure_eight() {
-    // Two separate rings, each counted whole.
+    // Two separate rings (no corner of one on or next to the other), each counted whole.
     let g0 = blank(4);
-    let hexes: Vec<u8> = (0..g0.topo.hex_count() as u8).collect();
+    let t = &g0.topo;
+    let hexes = 0..t.hex_count() as u8;
     let apart = hexes
-        .iter()
-        .flat_map(|&a| hexes.iter().map(move |&b| (a, b)))
+        .clone()
+        .flat_map(|a| hexes.clone().map(move |b| (a, b)))
         .find(|&(a, b)| {
-            let ca = g0.topo.hex_corners[a as usize];
-            let cb = g0.topo.hex_corners[b as usize];
-            ca.iter().all(|c| !cb.contains(c))
-                && ca.iter().all(|&c| {
-                    cb.iter()
-                        .all(|&d| !edges_at(&g0, c).iter().any(|&e| other_end(&g0, e, c) == d))
-                })
+            let near_a = t.hex_corners[a as usize]
+                .iter()
+                .fold(0u128, |m, &c| m | bit(c) | t.corner_adj_mask[c as usize]);
+            t.hex_corners[b as usize].iter().all(|&d| near_a & bit(d) == 0)
         })
         .unwrap();
     let mut g = g0.clone();
-    roads(&mut g, 0, &g0.topo.hex_edges[apart.0 as usize]);
-    roads(&mut g, 0, &g0.topo.hex_edges[apart.1 as usize][..4]);
+    roads(&mut g, 0, &t.hex_edges[apart.0 as usize]);
+    roads(&mut g, 0, &t.hex_edges[apart.1 as usize][..4]);
     assert_eq!(g.road_length(0), 6, "a ring and a path of four");
-    road(&mut g, 0, g0.topo.hex_edges[apart.1 as usize][4]);
-    road(&mut g, 0, g0.topo.hex_edges[apart.1 as usize][5]);
+    road(&mut g, 0, t.hex_edges[apart.1 as usize][4]);
+    road(&mut g, 0, t.hex_edges[apart.1 as usize][5]);
     assert_eq!(g.road_length(0), 6, "two rings of six");
     // A ring cut by an opponent's settlement is a path of six from the cut corner.
-    settle(&mut g, 1, g0.topo.hex_corners[apart.0 as usize][2]);
+    settle(&mut g, 1, t.hex_corners[apart.0 as usize][2]);
     assert_eq!(g.road_length(0), 6);
     check(&g);
 
-    // A figure eight: one trail uses all eleven roads (from one fork round one ring to
-    // the other fork, back across the shared road, round the other ring).
+    // A figure eight (the rings of two hexes that share an edge: 11 roads, two forks):
+    // one trail uses all eleven roads (from one fork round one ring to the other fork,
+    // back across the shared road, round the other ring).
     let mut g = g0.clone();
-    let (a, b) = twin_hexes(&g);
+    let (h, _, a) = inland_hex(&g);
+    let b = g.topo.hex_edges[g.topo.hex_neighbors[h as usize][0] as usize];
     roads(&mut g, 0, &a);
     for &e in &b {
         if g.edge_owner[e as usize] == NONE {
