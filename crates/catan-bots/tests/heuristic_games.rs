@@ -10,7 +10,7 @@
 //! development card, the Special Building Phase and Paired Players, every helper and the
 //! display, every guild, gifts, VP markers, connections and harmless robber moves.
 //!
-//! `CATAN_PROPTEST_GAMES` sets the games per variant (default 300 locally; CI 1000). The
+//! `CATAN_PROPTEST_GAMES` sets the games per variant (default 300 locally; CI 500). The
 //! feature checks need at least 100 games per variant and are skipped below that.
 
 use catan_bots::{Bot, BotLevel};

@@ -8,7 +8,7 @@
 //! above the target within the turn cap, and seed + action log replays to the identical
 //! state.
 //!
-//! `CATAN_PROPTEST_GAMES` sets the number of games per player count (default 300; CI 1000;
+//! `CATAN_PROPTEST_GAMES` sets the number of games per player count (default 300; CI 500;
 //! the 5–6 player runs use half).
 
 use catan_bots::RandomBot;
