@@ -4,6 +4,10 @@
 //! Actions come from pre-recorded random games, so the bot's choice is not measured; a
 //! finished game restarts (a new game and 5 snapshots, about once per thousand actions).
 //!
+//! `typed_text_diff_200_rooms` is the same path over 200 rooms at different points of their
+//! games, one action each in turn, as under the README's load command: each room's last
+//! views and texts have left the cache by its next action, which a single room hides.
+//!
 //! `value_diff` is the previous method (each view built as a `serde_json::Value`,
 //! `json_patch::diff`, then the message serialized), kept here as the yardstick.
 //!
@@ -130,5 +134,53 @@ fn value_diff(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, text_diff, value_diff);
+/// `typed_text_diff` over 200 rooms in turn, one action each.
+fn text_diff_rooms(c: &mut Criterion) {
+    struct Room {
+        replay: Replay,
+        streams: Vec<ViewStream>,
+    }
+    let mut rooms: Vec<Room> = (0..200)
+        .map(|i| {
+            let mut replay = Replay::new();
+            // Rooms at different points of the game, as under load.
+            for _ in 0..(i * 3) % replay.log.len() {
+                replay.step();
+            }
+            let mut streams: Vec<ViewStream> = viewers().into_iter().map(ViewStream::new).collect();
+            let mut frame = Frame::new(&replay.game, &[]);
+            for s in &mut streams {
+                black_box(s.snapshot(&mut frame));
+            }
+            drop(frame);
+            Room { replay, streams }
+        })
+        .collect();
+    let mut turn = 0;
+    let mut group = c.benchmark_group("broadcast");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("typed_text_diff_200_rooms", |b| {
+        b.iter(|| {
+            turn = (turn + 1) % rooms.len();
+            let room = &mut rooms[turn];
+            match room.replay.step() {
+                Some(events) => {
+                    let mut frame = Frame::new(&room.replay.game, &events);
+                    for s in &mut room.streams {
+                        black_box(s.update(&mut frame));
+                    }
+                }
+                None => {
+                    let mut frame = Frame::new(&room.replay.game, &[]);
+                    for s in &mut room.streams {
+                        black_box(s.snapshot(&mut frame));
+                    }
+                }
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, text_diff, text_diff_rooms, value_diff);
 criterion_main!(benches);
