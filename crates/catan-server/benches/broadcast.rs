@@ -54,8 +54,12 @@ struct Replay {
 
 impl Replay {
     fn new() -> Self {
+        Replay::from_log(record_game(SEED))
+    }
+
+    fn from_log(log: Vec<(Seat, Action)>) -> Self {
         Replay {
-            log: record_game(SEED),
+            log,
             game: Game::new(GameConfig::default(), SEED).unwrap(),
             next: 0,
         }
@@ -74,32 +78,41 @@ impl Replay {
     }
 }
 
-fn text_diff(c: &mut Criterion) {
-    let mut replay = Replay::new();
+/// The 4 seats' and the spectator's streams, each sent its snapshot of `game`.
+fn snapshotted(game: &Game) -> Vec<ViewStream> {
     let mut streams: Vec<ViewStream> = viewers().into_iter().map(ViewStream::new).collect();
-    let mut frame = Frame::new(&replay.game, &[]);
+    let mut frame = Frame::new(game, &[]);
     for s in &mut streams {
         black_box(s.snapshot(&mut frame));
     }
-    drop(frame);
+    streams
+}
+
+/// The measured step: the next action, then every viewer's update text (or, after a
+/// restart, every viewer's snapshot).
+fn act(replay: &mut Replay, streams: &mut [ViewStream]) {
+    match replay.step() {
+        Some(events) => {
+            let mut frame = Frame::new(&replay.game, &events);
+            for s in streams {
+                black_box(s.update(&mut frame));
+            }
+        }
+        None => {
+            let mut frame = Frame::new(&replay.game, &[]);
+            for s in streams {
+                black_box(s.snapshot(&mut frame));
+            }
+        }
+    }
+}
+
+fn text_diff(c: &mut Criterion) {
+    let mut replay = Replay::new();
+    let mut streams = snapshotted(&replay.game);
     let mut group = c.benchmark_group("broadcast");
     group.throughput(Throughput::Elements(1));
-    group.bench_function("typed_text_diff", |b| {
-        b.iter(|| match replay.step() {
-            Some(events) => {
-                let mut frame = Frame::new(&replay.game, &events);
-                for s in &mut streams {
-                    black_box(s.update(&mut frame));
-                }
-            }
-            None => {
-                let mut frame = Frame::new(&replay.game, &[]);
-                for s in &mut streams {
-                    black_box(s.snapshot(&mut frame));
-                }
-            }
-        })
-    });
+    group.bench_function("typed_text_diff", |b| b.iter(|| act(&mut replay, &mut streams)));
     group.finish();
 }
 
@@ -136,24 +149,16 @@ fn value_diff(c: &mut Criterion) {
 
 /// `typed_text_diff` over 200 rooms in turn, one action each.
 fn text_diff_rooms(c: &mut Criterion) {
-    struct Room {
-        replay: Replay,
-        streams: Vec<ViewStream>,
-    }
-    let mut rooms: Vec<Room> = (0..200)
+    let log = record_game(SEED);
+    let mut rooms: Vec<(Replay, Vec<ViewStream>)> = (0..200)
         .map(|i| {
-            let mut replay = Replay::new();
+            let mut replay = Replay::from_log(log.clone());
             // Rooms at different points of the game, as under load.
-            for _ in 0..(i * 3) % replay.log.len() {
+            for _ in 0..(i * 3) % log.len() {
                 replay.step();
             }
-            let mut streams: Vec<ViewStream> = viewers().into_iter().map(ViewStream::new).collect();
-            let mut frame = Frame::new(&replay.game, &[]);
-            for s in &mut streams {
-                black_box(s.snapshot(&mut frame));
-            }
-            drop(frame);
-            Room { replay, streams }
+            let streams = snapshotted(&replay.game);
+            (replay, streams)
         })
         .collect();
     let mut turn = 0;
@@ -162,21 +167,8 @@ fn text_diff_rooms(c: &mut Criterion) {
     group.bench_function("typed_text_diff_200_rooms", |b| {
         b.iter(|| {
             turn = (turn + 1) % rooms.len();
-            let room = &mut rooms[turn];
-            match room.replay.step() {
-                Some(events) => {
-                    let mut frame = Frame::new(&room.replay.game, &events);
-                    for s in &mut room.streams {
-                        black_box(s.update(&mut frame));
-                    }
-                }
-                None => {
-                    let mut frame = Frame::new(&room.replay.game, &[]);
-                    for s in &mut room.streams {
-                        black_box(s.snapshot(&mut frame));
-                    }
-                }
-            }
+            let (replay, streams) = &mut rooms[turn];
+            act(replay, streams)
         })
     });
     group.finish();
