@@ -5,8 +5,9 @@
 //! finished game restarts (a new game and 5 snapshots, about once per thousand actions).
 //!
 //! `typed_text_diff_200_rooms` is the same path over 200 rooms at different points of their
-//! games, one action each in turn, as under the README's load command: each room's last
-//! views and texts have left the cache by its next action, which a single room hides.
+//! games, one action each in turn, as under the README's load command: where the cache
+//! cannot hold 200 rooms' views and texts, each room's have left it by its next action,
+//! which a single room hides.
 //!
 //! `value_diff` is the previous method (each view built as a `serde_json::Value`,
 //! `json_patch::diff`, then the message serialized), kept here as the yardstick.
