@@ -368,16 +368,17 @@ async fn run_room(
 /// thread 0.14 and about 2 ms, a tail that seems to be the machine's stalls). It also
 /// sent the actions in bunches, the slots of each millisecond together, where people act
 /// at any moment: one at a time costs the server more CPU per action (about 20 % more
-/// here), since it wakes for each. This thread sleeps with `nanosleep` (Linux's default timer
-/// slack is 50 µs) and wakes once per slot, or every 100 ms when slots are further apart.
-fn clock(rate: f64, start: Instant, rooms: Vec<mpsc::UnboundedSender<Instant>>, stop: &AtomicBool) {
+/// here), since it wakes for each. This thread sleeps with `nanosleep` (Linux's default
+/// timer slack is 50 µs) and wakes once per slot, or every 100 ms when slots are further
+/// apart, to see the run's stop signal (the rooms' own).
+fn clock(rate: f64, start: Instant, rooms: Vec<mpsc::UnboundedSender<Instant>>, stop: watch::Receiver<bool>) {
     if rooms.is_empty() {
         return;
     }
     for j in 0u64.. {
         let at = start + Duration::from_secs_f64(j as f64 / rate);
         loop {
-            if stop.load(Ordering::Relaxed) {
+            if *stop.borrow() {
                 return;
             }
             let now = Instant::now();
@@ -492,13 +493,12 @@ async fn main() -> anyhow::Result<()> {
             slots,
         )));
     }
-    let clock_stop = Arc::new(AtomicBool::new(false));
     let schedule = args.rate.map(|rate| {
-        let stop = clock_stop.clone();
+        let stop = stop.clone();
         let start = Instant::now();
         std::thread::Builder::new()
             .name("schedule".into())
-            .spawn(move || clock(rate, start, senders, &stop))
+            .spawn(move || clock(rate, start, senders, stop))
             .expect("a thread for the schedule")
     });
     tokio::time::sleep(Duration::from_secs(args.warmup)).await;
@@ -516,7 +516,6 @@ async fn main() -> anyhow::Result<()> {
     let (_, rss_during, _) = server_memory(args.server_pid).unwrap_or((0, "?".into(), "?".into()));
     let rss_end = server_rss_kib(args.server_pid);
     stop_tx.send_replace(true);
-    clock_stop.store(true, Ordering::Relaxed);
     if let Some(schedule) = schedule {
         if schedule.join().is_err() {
             eprintln!("the schedule thread failed: the open loop's figures are not to be trusted");
@@ -598,22 +597,17 @@ async fn main() -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::{clock, cpu_line, percentiles};
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
     use std::time::{Duration, Instant};
-    use tokio::sync::mpsc;
+    use tokio::sync::{mpsc, watch};
 
     /// Slot j goes to room j mod rooms, stamped with its time on the schedule (not when it
     /// was sent), and never before that time.
     #[test]
     fn the_clock_hands_each_room_its_slots_in_turn() {
         let (txs, mut rxs): (Vec<_>, Vec<_>) = (0..3).map(|_| mpsc::unbounded_channel()).unzip();
-        let stop = Arc::new(AtomicBool::new(false));
+        let (stop_tx, stop) = watch::channel(false);
         let start = Instant::now();
-        let thread = {
-            let stop = stop.clone();
-            std::thread::spawn(move || clock(1000.0, start, txs, &stop))
-        };
+        let thread = std::thread::spawn(move || clock(1000.0, start, txs, stop));
         for k in 0..4u32 {
             for (r, rx) in rxs.iter_mut().enumerate() {
                 let at = rx.blocking_recv().expect("a slot");
@@ -622,7 +616,7 @@ mod tests {
                 assert!(Instant::now() >= at, "slot {j} handed out early");
             }
         }
-        stop.store(true, Ordering::Relaxed);
+        stop_tx.send_replace(true);
         thread.join().unwrap();
     }
 
@@ -632,17 +626,14 @@ mod tests {
     fn the_clock_stops_with_the_run_between_far_slots() {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let (done_tx, done_rx) = std::sync::mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
+        let (stop_tx, stop) = watch::channel(false);
         let start = Instant::now();
-        {
-            let stop = stop.clone();
-            std::thread::spawn(move || {
-                clock(0.001, start, vec![tx], &stop);
-                let _ = done_tx.send(());
-            });
-        }
+        std::thread::spawn(move || {
+            clock(0.001, start, vec![tx], stop);
+            let _ = done_tx.send(());
+        });
         assert_eq!(rx.blocking_recv(), Some(start));
-        stop.store(true, Ordering::Relaxed);
+        stop_tx.send_replace(true);
         done_rx
             .recv_timeout(Duration::from_secs(10))
             .expect("the clock thread ends within seconds of the stop");
