@@ -18,8 +18,9 @@
 //!
 //! A view is cut into parts: each top-level field, except `players`, which is one part per
 //! player. A part's diff is the text diff of [`crate::diff`] (unchanged subtrees cost one
-//! `memcmp`); paths are the same as over the whole view, so the wire stays RFC 6902 JSON
-//! Patch against the view the client holds.
+//! `memcmp`), except the legal actions, which go out whole when they change
+//! ([`Key::replaced_whole`]); paths are the same as over the whole view, so the wire stays
+//! RFC 6902 JSON Patch against the view the client holds.
 
 use crate::diff::{Doc, PatchWriter};
 use catan_protocol::ServerMsg;
@@ -50,6 +51,16 @@ impl PartialEq for Key {
 }
 
 impl Key {
+    /// Whether a changed part goes out as one `replace` of its whole value instead of a
+    /// diff. A seat's legal actions are a list the rules build afresh after every action
+    /// (the acting seat's changes with nearly every one, and its entries shift), so the
+    /// diff walk seldom finds less to send than the whole: on 2,000 actions of recorded
+    /// games (`examples/broadcast_replay`) walking it cost 12 k instructions per action, a
+    /// ninth of the broadcast path, to save about 1 % of the bytes of the updates.
+    fn replaced_whole(self) -> bool {
+        matches!(self, Key::Field("legal"))
+    }
+
     /// The part's JSON Pointer (field names need no escaping).
     fn path(self, out: &mut String) {
         out.clear();
@@ -465,6 +476,7 @@ impl<'g> Frame<'g> {
             }
             key.path(&mut self.path);
             match old {
+                Some(_) if key.replaced_whole() => w.set_at(&self.path, &new.doc.text()[ns..ne], true),
                 Some(old) => w.diff_at(&self.path, &base_parts.doc, old, &new.doc, (ns, ne)),
                 None => w.set_at(&self.path, &new.doc.text()[ns..ne], false),
             }
@@ -621,6 +633,12 @@ fn write_patch(frame: &mut Frame<'_>, shared: usize, old: &Sent, private: &Parts
         key.path(&mut path);
         let old_text = osrc.and_then(|o| resolve(old_public, &old.private, o));
         match (old_text, resolve(new_public, private, nsrc)) {
+            (Some((od, (os, oe))), Some((nd, (ns, ne)))) if key.replaced_whole() => {
+                let new_text = &nd.text()[ns..ne];
+                if od.text()[os..oe] != *new_text {
+                    w.set_at(&path, new_text, true);
+                }
+            }
             (Some((od, os)), Some((nd, ns))) => w.diff_at(&path, od, os, nd, ns),
             (None, Some((nd, (s, e)))) => w.set_at(&path, &nd.text()[s..e], false),
             (Some(_), None) => w.remove_at(&path),
@@ -647,6 +665,91 @@ mod tests {
     use catan_bots::RandomBot;
     use catan_rules::GameConfig;
 
+    /// Each stream's first snapshot, as the view its client holds.
+    fn first_snapshots(streams: &mut [ViewStream], game: &Game) -> Vec<serde_json::Value> {
+        streams
+            .iter_mut()
+            .map(|s| {
+                let text = s.snapshot(&mut Frame::new(game, &[]));
+                let ServerMsg::Snapshot { view, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not a snapshot")
+                };
+                view
+            })
+            .collect()
+    }
+
+    /// Each patched view equals a fresh snapshot for its viewer from `frame`.
+    fn assert_fresh_snapshots(
+        streams: &[ViewStream],
+        docs: &[serde_json::Value],
+        frame: &mut Frame<'_>,
+        step: impl std::fmt::Display,
+    ) {
+        for (stream, doc) in streams.iter().zip(docs) {
+            let text = ViewStream::new(stream.viewer).snapshot(frame);
+            let ServerMsg::Snapshot { mut view, .. } = serde_json::from_str(&text).unwrap() else {
+                panic!("not a snapshot")
+            };
+            // Snapshots carry the fixed board, patched views keep the first one's.
+            view["board"] = doc["board"].clone();
+            assert_eq!(&view, doc, "step {step}");
+        }
+    }
+
+    /// A seat's legal actions go out whole ([`Key::replaced_whole`]): a patch touches
+    /// `/legal` only with one `replace` of all of it, only when it changed, and the
+    /// patched view still equals the snapshot.
+    #[test]
+    fn legal_actions_are_replaced_whole_and_only_when_changed() {
+        let mut game = Game::new(GameConfig::default(), 5).unwrap();
+        let mut bot = RandomBot::new(5);
+        let viewers = [0, 1, 2, 3]
+            .map(Viewer::Seat)
+            .into_iter()
+            .chain([Viewer::Spectator]);
+        let mut streams: Vec<ViewStream> = viewers.map(ViewStream::new).collect();
+        let mut docs = first_snapshots(&mut streams, &game);
+        let (mut replaced, mut unchanged) = (0, 0);
+        for step in 0..400 {
+            let Some(seat) = game.waiting_on().iter().next() else {
+                break;
+            };
+            let action = bot.choose(&game, seat).unwrap();
+            let events = game.apply(seat, action).unwrap();
+            let mut frame = Frame::new(&game, &events);
+            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
+                let text = stream.update(&mut frame).unwrap();
+                let ServerMsg::Update { patch, .. } = serde_json::from_str(&text).unwrap() else {
+                    panic!("not an update: {text}")
+                };
+                let patch: json_patch::Patch = serde_json::from_value(patch).unwrap();
+                let before = doc["legal"].clone();
+                json_patch::patch(doc, &patch).unwrap();
+                let on_legal: Vec<_> = patch
+                    .0
+                    .iter()
+                    .filter(|op| op.path().to_string().starts_with("/legal"))
+                    .collect();
+                if doc["legal"] == before {
+                    assert!(on_legal.is_empty(), "step {step}: unchanged legal sent: {text}");
+                    unchanged += 1;
+                } else {
+                    assert!(
+                        matches!(on_legal[..], [json_patch::PatchOperation::Replace(ref r)] if r.path == "/legal"),
+                        "step {step}: legal not one whole replace: {text}"
+                    );
+                    replaced += 1;
+                }
+            }
+            assert_fresh_snapshots(&streams, &docs, &mut Frame::new(&game, &[]), step);
+        }
+        assert!(
+            replaced > 100 && unchanged > 100,
+            "{replaced} replaced, {unchanged} unchanged"
+        );
+    }
+
     /// The server's `deadline_ms` rides in the public part of every view: it appears,
     /// changes and disappears through patches, and the patched view equals the snapshot.
     #[test]
@@ -657,16 +760,7 @@ mod tests {
             ViewStream::new(Viewer::Seat(1)),
             ViewStream::new(Viewer::Spectator),
         ];
-        let mut docs: Vec<serde_json::Value> = streams
-            .iter_mut()
-            .map(|s| {
-                let text = s.snapshot(&mut Frame::new(&game, &[]));
-                let ServerMsg::Snapshot { view, .. } = serde_json::from_str(&text).unwrap() else {
-                    panic!("not a snapshot")
-                };
-                view
-            })
-            .collect();
+        let mut docs = first_snapshots(&mut streams, &game);
         assert!(docs[0].get(DEADLINE).is_none());
         for step in 0..12i64 {
             // On, changing, off again, on.
@@ -687,17 +781,12 @@ mod tests {
                     "step {step}"
                 );
             }
-            let mut frame = Frame::with_deadline(&game, &[], deadline);
-            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
-                let mut fresh = ViewStream::new(stream.viewer);
-                let text = fresh.snapshot(&mut frame);
-                let ServerMsg::Snapshot { mut view, .. } = serde_json::from_str(&text).unwrap() else {
-                    panic!("not a snapshot")
-                };
-                // Snapshots carry the fixed board, patched views keep the first one's.
-                view["board"] = doc["board"].clone();
-                assert_eq!(&view, doc, "step {step}");
-            }
+            assert_fresh_snapshots(
+                &streams,
+                &docs,
+                &mut Frame::with_deadline(&game, &[], deadline),
+                step,
+            );
         }
     }
 
@@ -714,16 +803,7 @@ mod tests {
             ViewStream::new(Viewer::Seat(2)),
             ViewStream::new(Viewer::Spectator),
         ];
-        let mut docs: Vec<serde_json::Value> = streams
-            .iter_mut()
-            .map(|s| {
-                let text = s.snapshot(&mut Frame::new(&game, &[]));
-                let ServerMsg::Snapshot { view, .. } = serde_json::from_str(&text).unwrap() else {
-                    panic!("not a snapshot")
-                };
-                view
-            })
-            .collect();
+        let mut docs = first_snapshots(&mut streams, &game);
         assert!(docs[0].get(AWAY).is_none() && docs[0].get(BOT_CONTROLLED).is_none());
         let states: [(&[Seat], &[Seat]); 5] = [
             (&[1], &[3]),
@@ -772,15 +852,7 @@ mod tests {
                     "step {step}"
                 );
             }
-            let mut frame = Frame::with_server(&game, &[], server);
-            for (stream, doc) in streams.iter_mut().zip(docs.iter_mut()) {
-                let text = ViewStream::new(stream.viewer).snapshot(&mut frame);
-                let ServerMsg::Snapshot { mut view, .. } = serde_json::from_str(&text).unwrap() else {
-                    panic!("not a snapshot")
-                };
-                view["board"] = doc["board"].clone();
-                assert_eq!(&view, doc, "step {step}");
-            }
+            assert_fresh_snapshots(&streams, &docs, &mut Frame::with_server(&game, &[], server), step);
         }
     }
 
