@@ -7,10 +7,11 @@
 //! **once**, and every viewer's patch reuses those operations; only the parts
 //! of a seat's view that differ from the public one (its own player entry with the hand,
 //! its legal actions, `viewer`, a scenario's private part) are built, serialized and
-//! diffed (the legal actions replaced whole) per seat. The rules say which parts those are ([`Game::seat_parts`]; their
-//! property test checks that the public view overlaid with them is the seat's view), and a
-//! part equal to its public counterpart (an idle seat's empty legal actions) is still
-//! shared. Events are redacted and serialized once unless a viewer's redaction differs.
+//! diffed (the legal actions replaced whole) per seat. The rules say which parts those
+//! are ([`Game::seat_parts`]; their property test checks that the public view overlaid
+//! with them is the seat's view), and a part equal to its public counterpart (an idle
+//! seat's empty legal actions) is still shared. Events are redacted and serialized once
+//! unless a viewer's redaction differs.
 //!
 //! Most of a view does not change in an action, so a part equal (typed, `PartialEq`) to the
 //! same part of the view last sent is not serialized again: its text is copied from that
@@ -476,8 +477,13 @@ impl<'g> Frame<'g> {
             }
             key.path(&mut self.path);
             match old {
-                Some(_) if key.replaced_whole() => w.set_at(&self.path, &new.doc.text()[ns..ne], true),
-                Some(old) => w.diff_at(&self.path, &base_parts.doc, old, &new.doc, (ns, ne)),
+                Some(old) => diff_part(
+                    &mut w,
+                    key,
+                    &self.path,
+                    (&base_parts.doc, old),
+                    (&new.doc, (ns, ne)),
+                ),
                 None => w.set_at(&self.path, &new.doc.text()[ns..ne], false),
             }
             let count = w.ops() - before;
@@ -591,6 +597,24 @@ impl ViewStream {
     }
 }
 
+/// The operations turning a part's old text into its new one at `path`: their diff, or,
+/// for a part [`Key::replaced_whole`], one `replace` when the text changed.
+fn diff_part(
+    w: &mut PatchWriter<'_>,
+    key: Key,
+    path: &str,
+    (od, os): (&Doc, (usize, usize)),
+    (nd, ns): (&Doc, (usize, usize)),
+) {
+    if !key.replaced_whole() {
+        return w.diff_at(path, od, os, nd, ns);
+    }
+    let new_text = &nd.text()[ns.0..ns.1];
+    if od.text()[os.0..os.1] != *new_text {
+        w.set_at(path, new_text, true);
+    }
+}
+
 /// The text of a part: its document and span, or `None` when absent from the view.
 fn resolve<'a>(public: &'a Parts, private: &'a Parts, src: Src) -> Option<(&'a Doc, (usize, usize))> {
     match src {
@@ -633,13 +657,7 @@ fn write_patch(frame: &mut Frame<'_>, shared: usize, old: &Sent, private: &Parts
         key.path(&mut path);
         let old_text = osrc.and_then(|o| resolve(old_public, &old.private, o));
         match (old_text, resolve(new_public, private, nsrc)) {
-            (Some((od, (os, oe))), Some((nd, (ns, ne)))) if key.replaced_whole() => {
-                let new_text = &nd.text()[ns..ne];
-                if od.text()[os..oe] != *new_text {
-                    w.set_at(&path, new_text, true);
-                }
-            }
-            (Some((od, os)), Some((nd, ns))) => w.diff_at(&path, od, os, nd, ns),
+            (Some(old), Some(new)) => diff_part(&mut w, key, &path, old, new),
             (None, Some((nd, (s, e)))) => w.set_at(&path, &nd.text()[s..e], false),
             (Some(_), None) => w.remove_at(&path),
             (None, None) => {}
