@@ -60,6 +60,13 @@ pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
+    /// Connections the kernel holds for the server before it accepts them (the listen
+    /// backlog; Linux caps it at `net.core.somaxconn`). tokio's default, 1,024, overflowed
+    /// when 2,000 load-test rooms connected at once (3,116 connections dropped and retried
+    /// a second later, one room's request failed): many clients reconnecting together
+    /// after a restart do the same.
+    #[arg(long, env = "LISTEN_BACKLOG", default_value_t = 4096)]
+    pub listen_backlog: u32,
     /// `postgres://…` or `sqlite://…`; unset: a SQLite file `catan.db` in the working
     /// directory.
     #[arg(long, env = "DATABASE_URL")]
@@ -143,6 +150,7 @@ impl Config {
     pub fn for_tests(database_url: Option<String>) -> Config {
         Config {
             listen: "127.0.0.1:0".parse().unwrap(),
+            listen_backlog: 4096,
             database_url,
             max_connections: 10_000,
             max_rooms: 5_000,
@@ -387,6 +395,21 @@ async fn room_info(State(state): State<AppState>, Path(code): Path<String>) -> R
     }
 }
 
+/// A listener on `addr` with room for `backlog` connections not yet accepted
+/// ([`Config::listen_backlog`]); `SO_REUSEADDR` as tokio's `TcpListener::bind` sets it,
+/// so a restarted server can take its port back while old connections linger in
+/// `TIME_WAIT`.
+pub fn bind(addr: SocketAddr, backlog: u32) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog)
+}
+
 /// A server whose store is open: [`Server::open`] connects (and migrates) the store and
 /// starts its writer, [`Server::run`] serves a listener until shutdown. The binary prints
 /// where to connect between the two, so the line appears only once the server can work.
@@ -563,4 +586,48 @@ pub async fn shutdown_signal() {
     #[cfg(not(unix))]
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connections made one after another to `listener`, none accepted, until one does not
+    /// complete within 300 ms or `max` are open. Linux queues at most `backlog + 1`
+    /// connections for a listener that does not accept; it drops the next one's SYN (the
+    /// client retries a second later).
+    async fn connections_queued(listener: &TcpListener, max: usize) -> usize {
+        let addr = listener.local_addr().unwrap();
+        let mut open = Vec::new();
+        while open.len() < max {
+            let connect = tokio::net::TcpStream::connect(addr);
+            match tokio::time::timeout(Duration::from_millis(300), connect).await {
+                Ok(Ok(stream)) => open.push(stream),
+                _ => break,
+            }
+        }
+        open.len()
+    }
+
+    /// [`bind`] gives the listener the backlog asked for: a small one fills, a larger one
+    /// holds every connection of the same burst.
+    #[tokio::test]
+    async fn the_listen_backlog_is_the_one_asked_for() {
+        let any = "127.0.0.1:0".parse().unwrap();
+        let small = bind(any, 4).unwrap();
+        let queued = connections_queued(&small, 40).await;
+        assert!((4..=6).contains(&queued), "backlog 4 queued {queued}");
+        let large = bind(any, 64).unwrap();
+        assert_eq!(connections_queued(&large, 40).await, 40);
+    }
+
+    /// The configured default is above tokio's 1,024, which 2,000 rooms connecting at
+    /// once overflowed.
+    #[test]
+    fn the_default_backlog_holds_a_burst_of_connections() {
+        use clap::Parser;
+        let config = Config::parse_from(["catan-server"]);
+        assert_eq!(config.listen_backlog, 4096);
+        assert_eq!(Config::for_tests(None).listen_backlog, 4096);
+    }
 }

@@ -10,12 +10,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> anyhow::Result<()> {
     let config = catan_server::Config::parse();
     catan_server::observe::init_logging(config.log_format);
-    let listen = config.listen;
+    let (listen, backlog) = (config.listen, config.listen_backlog);
     // The store first: the "connect to" line below promises a server that works.
     let server = catan_server::Server::open(config).await?;
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .with_context(|| format!("cannot listen on {listen}"))?;
+    let listener =
+        catan_server::bind(listen, backlog).with_context(|| format!("cannot listen on {listen}"))?;
     let addr = listener.local_addr()?;
     println!("catan-server: connect to ws://{addr}/ws  (create a room: POST http://{addr}/api/rooms)");
     server.run(listener, catan_server::shutdown_signal()).await

@@ -529,7 +529,7 @@ async fn main() -> anyhow::Result<()> {
             Ok(Ok(Ok(()))) => {}
             Ok(Ok(Err(e))) => {
                 failed += 1;
-                eprintln!("room failed: {e}");
+                eprintln!("room failed: {e:#}");
             }
             _ => failed += 1,
         }
