@@ -60,12 +60,13 @@ pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// Connections the kernel holds for the server before it accepts them (the listen
-    /// backlog; Linux caps it at `net.core.somaxconn`). tokio's `TcpListener::bind` asks
-    /// for 128 (mio passes std's value), which 2,000 load-test rooms connecting at once
-    /// overflowed (3,116 connections dropped in one such run, their clients left to retry
-    /// a second or more later; in another run one room's request failed): many clients
-    /// reconnecting together after a restart would do the same.
+    // Why not tokio's `TcpListener::bind`: it asks for 128 (mio passes std's value), which
+    // 2,000 load-test rooms connecting at once overflowed (3,116 connections dropped in
+    // one such run, their clients left to retry a second or more later; in another run one
+    // room's request failed). docs/load-history.md has the runs.
+    /// Connections the kernel queues before the server accepts them (the listen backlog;
+    /// Linux caps it at `net.core.somaxconn`): room for many clients connecting at once,
+    /// as after a restart.
     #[arg(long, env = "LISTEN_BACKLOG", default_value_t = 4096)]
     pub listen_backlog: u32,
     /// `postgres://…` or `sqlite://…`; unset: a SQLite file `catan.db` in the working
