@@ -151,12 +151,25 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Wire<T> {
         }
         let was_empty = inner.backlog.is_empty();
         if was_empty {
-            let slices = [IoSlice::new(head), IoSlice::new(&body)];
+            // One buffer, not a `writev` of header and text: on loopback a `write` of
+            // one buffer took less of the writer's CPU than a `writev` of the same bytes
+            // in two slices (a C loop over 1,000 sockets written in turn: median 4.4
+            // against 5.3 µs per call), and under `catan-load`'s closed loop the
+            // server's CPU per action fell by about 2 % (against the load client's in
+            // the same run). Copying a short frame on the stack costs next to nothing.
+            let mut frame = [0u8; 14 + FRAGMENT];
             let total = head.len() + body.len();
+            let bytes: &[u8] = if head.is_empty() {
+                &body
+            } else {
+                frame[..head.len()].copy_from_slice(head);
+                frame[head.len()..total].copy_from_slice(&body);
+                &frame[..total]
+            };
             // No waker: if the socket is full the session takes over the backlog and
             // waits on the socket with its own.
             let mut cx = Context::from_waker(Waker::noop());
-            let written = match Pin::new(&mut inner.io).poll_write_vectored(&mut cx, &slices) {
+            let written = match Pin::new(&mut inner.io).poll_write(&mut cx, bytes) {
                 Poll::Ready(Ok(n)) => n,
                 Poll::Ready(Err(_)) => return Err(Refused::Failed),
                 Poll::Pending => 0,
