@@ -749,6 +749,127 @@ mod tests {
         assert_eq!(values_rows_for(true, 2, 2), "(?, ?), (?, ?)");
     }
 
+    /// A database made before the journal's actions were clustered by key (20261128000001)
+    /// keeps its live games through the upgrade: the rows are copied into the new table,
+    /// which has no rowid, and the journal reads them back in order.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn live_actions_survive_the_move_to_a_table_without_rowid() {
+        use catan_rules::Action;
+        const CLUSTERED: i64 = 20261128000001;
+        let dir = std::env::temp_dir().join(format!("catan-store-upgrade-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}/games.db?mode=rwc", dir.display());
+        sqlx::any::install_default_drivers();
+
+        let before = Migrator {
+            migrations: SQLITE_MIGRATIONS
+                .migrations
+                .iter()
+                .filter(|m| m.version < CLUSTERED)
+                .cloned()
+                .collect(),
+            ignore_missing: false,
+            locking: true,
+            no_tx: false,
+        };
+        assert!(before.migrations.len() < SQLITE_MIGRATIONS.migrations.len());
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
+            .await
+            .unwrap();
+        before.run(&pool).await.unwrap();
+        for (id, code) in [("g1", "AAAA"), ("g2", "BBBB")] {
+            sqlx::query(
+                "INSERT INTO live_games (id, code, options, config, seed, rules_version, host, created_at, started_at) \
+                 VALUES ($1, $2, '{}', $3, 7, $4, 0, 1, 2)",
+            )
+            .bind(id)
+            .bind(code)
+            .bind(serde_json::to_string(&GameConfig::default()).unwrap())
+            .bind(catan_rules::RULES_VERSION)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        // The two games' actions interleaved, as the journal appends them.
+        let roll = serde_json::to_string(&Action::RollDice).unwrap();
+        let card = serde_json::to_string(&Action::BuyDevelopmentCard).unwrap();
+        for (id, idx, action) in [
+            ("g1", 0, &roll),
+            ("g2", 0, &card),
+            ("g1", 1, &card),
+            ("g2", 1, &roll),
+            ("g1", 2, &roll),
+        ] {
+            sqlx::query(
+                "INSERT INTO live_actions (game_id, idx, seat, action, at_ms) VALUES ($1, $2, 0, $3, $4)",
+            )
+            .bind(id)
+            .bind(idx)
+            .bind(action)
+            .bind(1000 + idx)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        pool.close().await;
+
+        let store = Store::connect(Some(&url)).await.unwrap();
+        let games = store.live_games().await.unwrap();
+        type Log = Vec<(u32, Action, i64)>;
+        let logs: Vec<(String, Log)> = games
+            .iter()
+            .map(|g| {
+                let log = g.actions.iter().map(|a| (a.index, a.action, a.at_ms)).collect();
+                (g.game.id.clone(), log)
+            })
+            .collect();
+        assert_eq!(
+            logs,
+            vec![
+                (
+                    "g1".to_string(),
+                    vec![
+                        (0, Action::RollDice, 1000),
+                        (1, Action::BuyDevelopmentCard, 1001),
+                        (2, Action::RollDice, 1002)
+                    ]
+                ),
+                (
+                    "g2".to_string(),
+                    vec![(0, Action::BuyDevelopmentCard, 1000), (1, Action::RollDice, 1001)]
+                ),
+            ]
+        );
+        let no_rowid = sqlx::query("SELECT rowid FROM live_actions")
+            .fetch_all(store.pool())
+            .await;
+        assert!(no_rowid.is_err(), "live_actions still has a rowid");
+        let broken = sqlx::query("PRAGMA foreign_key_check")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+        assert!(broken.is_empty(), "{} rows break a foreign key", broken.len());
+        // The key still refuses a second row at the same place, and the games' rows still
+        // go with their game.
+        let dup = sqlx::query(
+            "INSERT INTO live_actions (game_id, idx, seat, action, at_ms) VALUES ('g1', 1, 0, $1, 0)",
+        )
+        .bind(&roll)
+        .execute(store.pool())
+        .await;
+        assert!(dup.is_err(), "a second action at g1's index 1 was accepted");
+        assert!(store.drop_live_game("g1").await.unwrap());
+        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM live_actions")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+        assert_eq!(left, 2);
+        store.pool().close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn postgres_urls_get_the_session_limits_unless_they_set_them() {
         let url = with_session_limits("postgres://u@h/db", Duration::from_millis(2500));
