@@ -757,6 +757,8 @@ mod tests {
         use catan_rules::Action;
         const CLUSTERED: i64 = 20261128000001;
         let dir = std::env::temp_dir().join(format!("catan-store-upgrade-{}", std::process::id()));
+        // A run that failed leaves its database behind; this one starts from none.
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}/games.db?mode=rwc", dir.display());
         sqlx::any::install_default_drivers();
