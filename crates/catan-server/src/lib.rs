@@ -477,7 +477,8 @@ impl Server {
             db: Some(store.clone()),
             limits: limits.clone(),
         };
-        tokio::spawn(limits::forget_idle(limits, stop_rx));
+        tokio::spawn(limits::forget_idle(limits, stop_rx.clone()));
+        tokio::spawn(metrics::upkeep(metrics::UPKEEP_EVERY, stop_rx));
         if state.journal.is_some() && !state.config.no_resume {
             resume_games(&state, &store).await?;
         }
