@@ -12,6 +12,7 @@ pub mod history;
 pub mod limits;
 pub mod metrics;
 pub mod observe;
+pub mod periodic;
 pub mod registry;
 pub mod room;
 pub mod schema;

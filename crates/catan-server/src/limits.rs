@@ -71,12 +71,6 @@ pub fn too_many(what: &str, wait: Duration) -> Response {
 
 /// Drops the state of addresses whose limits have fully recovered, once a minute, so the
 /// tables do not grow with every address ever seen.
-pub async fn forget_idle(limits: Arc<PerIp>, mut stop: tokio::sync::watch::Receiver<bool>) {
-    let mut tick = tokio::time::interval(Duration::from_secs(60));
-    loop {
-        tokio::select! {
-            _ = tick.tick() => limits.forget_idle(),
-            _ = stop.changed() => return,
-        }
-    }
+pub async fn forget_idle(limits: Arc<PerIp>, stop: tokio::sync::watch::Receiver<bool>) {
+    crate::periodic::every(Duration::from_secs(60), stop, || limits.forget_idle()).await
 }

@@ -10,7 +10,6 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 use std::time::Duration;
 use tokio::sync::watch;
-use tokio::time::MissedTickBehavior;
 
 pub const ROOMS: &str = "catan_rooms";
 pub const CONNECTIONS: &str = "catan_connections";
@@ -70,16 +69,9 @@ pub const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 /// journal commit, without end (measured under load: about 20 bytes per action, 1.2 GB an
 /// hour at 17,000 actions/s, some 170 MB a day at 100/s). The exporter leaves this task to
 /// whoever builds its recorder without its own HTTP listener, as [`handle`] does.
-pub async fn upkeep(every: Duration, mut stop: watch::Receiver<bool>) {
+pub async fn upkeep(every: Duration, stop: watch::Receiver<bool>) {
     let handle = handle();
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => handle.run_upkeep(),
-            _ = stop.changed() => return,
-        }
-    }
+    crate::periodic::every(every, stop, || handle.run_upkeep()).await
 }
 
 fn describe() {
