@@ -1,13 +1,16 @@
 //! The per-action broadcast path without sockets: apply one action, then for 4 players and
-//! 1 spectator write the update text (the public view serialized and diffed once in a
-//! `Frame`, each seat's private parts on their own).
+//! 1 spectator write the update text (the public view diffed once in a `Frame`, each
+//! seat's own parts on their own).
 //! Actions come from pre-recorded random games, so the bot's choice is not measured; a
 //! finished game restarts (a new game and 5 snapshots, about once per thousand actions).
 //!
-//! `typed_text_diff_200_rooms` is the same path over 200 rooms at different points of their
+//! `typed_diff` is the server's path: typed views compared part by part, a changed part
+//! recorded as tapes and diffed ([`catan_server::view_stream`]); until the views were kept
+//! typed (2026-12-01) it diffed serialized JSON texts and was named `typed_text_diff`.
+//! `typed_diff_200_rooms` is the same path over 200 rooms at different points of their
 //! games, one action each in turn, as under the README's load command: where the cache
-//! cannot hold 200 rooms' views and texts, each room's have left it by its next action,
-//! which a single room hides.
+//! cannot hold 200 rooms' views, each room's have left it by its next action, which a
+//! single room hides.
 //!
 //! `value_diff` is the previous method (each view built as a `serde_json::Value`,
 //! `json_patch::diff`, then the message serialized), kept here as the yardstick.
@@ -108,12 +111,12 @@ fn act(replay: &mut Replay, streams: &mut [ViewStream]) {
     }
 }
 
-fn text_diff(c: &mut Criterion) {
+fn typed_diff(c: &mut Criterion) {
     let mut replay = Replay::new();
     let mut streams = snapshotted(&replay.game);
     let mut group = c.benchmark_group("broadcast");
     group.throughput(Throughput::Elements(1));
-    group.bench_function("typed_text_diff", |b| b.iter(|| act(&mut replay, &mut streams)));
+    group.bench_function("typed_diff", |b| b.iter(|| act(&mut replay, &mut streams)));
     group.finish();
 }
 
@@ -148,8 +151,8 @@ fn value_diff(c: &mut Criterion) {
     group.finish();
 }
 
-/// `typed_text_diff` over 200 rooms in turn, one action each.
-fn text_diff_rooms(c: &mut Criterion) {
+/// `typed_diff` over 200 rooms in turn, one action each.
+fn typed_diff_rooms(c: &mut Criterion) {
     let log = record_game(SEED);
     let mut rooms: Vec<(Replay, Vec<ViewStream>)> = (0..200)
         .map(|i| {
@@ -165,7 +168,7 @@ fn text_diff_rooms(c: &mut Criterion) {
     let mut turn = 0;
     let mut group = c.benchmark_group("broadcast");
     group.throughput(Throughput::Elements(1));
-    group.bench_function("typed_text_diff_200_rooms", |b| {
+    group.bench_function("typed_diff_200_rooms", |b| {
         b.iter(|| {
             turn = (turn + 1) % rooms.len();
             let (replay, streams) = &mut rooms[turn];
@@ -175,5 +178,5 @@ fn text_diff_rooms(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, text_diff, text_diff_rooms, value_diff);
+criterion_group!(benches, typed_diff, typed_diff_rooms, value_diff);
 criterion_main!(benches);

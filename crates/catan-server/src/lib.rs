@@ -18,6 +18,7 @@ pub mod room;
 pub mod schema;
 pub mod session;
 pub mod stats;
+pub mod tape;
 pub mod turn_timer;
 pub mod view_stream;
 pub mod web;

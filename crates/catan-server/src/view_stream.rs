@@ -2,28 +2,28 @@
 //! the wire texts that move it on (a snapshot, or an update carrying a patch). IO-free, so
 //! the per-action broadcast path can be benchmarked on its own (`benches/broadcast.rs`).
 //!
+//! The views are kept typed, never as JSON: a stream holds the public (spectator's) view
+//! it was last sent (shared, behind an `Arc`, by every viewer sent the same one) and, for
+//! a seat, the seat's own parts ([`SeatParts`]). A patch is written part by part: each
+//! top-level field of the view, and each entry of `players`, is compared typed
+//! (`PartialEq`) with the same part of the view last sent, and only a part that changed
+//! is recorded as a [`Tape`] (old and new) and diffed ([`crate::diff`]); its operations
+//! have the same paths as over the whole view, so the wire stays RFC 6902 JSON Patch
+//! against the view the client holds. Most parts do not change in an action, and they
+//! cost one comparison.
+//!
 //! Why a [`Frame`]: after one action the viewers' views are nearly the same. The public
-//! view (what a spectator sees) is serialized and diffed against the previous public view
-//! **once**, and every viewer's patch reuses those operations; only the parts
-//! of a seat's view that differ from the public one (its own player entry with the hand,
-//! its legal actions, `viewer`, a scenario's private part) are built, serialized and
-//! diffed (the legal actions replaced whole) per seat. The rules say which parts those
-//! are ([`Game::seat_parts`]; their property test checks that the public view overlaid
-//! with them is the seat's view), and a part equal to its public counterpart (an idle
-//! seat's empty legal actions) is still shared. Events are redacted and serialized once
-//! unless a viewer's redaction differs.
-//!
-//! Most of a view does not change in an action, so a part equal (typed, `PartialEq`) to the
-//! same part of the view last sent is not serialized again: its text is copied from that
-//! view's (typed views are compared, not texts, so this costs no serialization).
-//!
-//! A view is cut into parts: each top-level field, except `players`, which is one part per
-//! player. A part's diff is the text diff of [`crate::diff`] (unchanged subtrees cost one
-//! `memcmp`), except the legal actions, which go out whole when they change
-//! ([`Key::replaced_whole`]); paths are the same as over the whole view, so the wire stays
-//! RFC 6902 JSON Patch against the view the client holds.
+//! view's diff is computed **once** (per distinct view the viewers last received), and
+//! every viewer's patch reuses its operations; only the parts of a seat's view that come
+//! from the seat itself (its own player entry with the hand, its legal actions, a
+//! scenario's private part) are diffed per seat. The rules say which parts those are
+//! ([`Game::seat_parts`]; their property test checks that the public view overlaid with
+//! them is the seat's view). A seat's legal actions go out whole when they change
+//! ([`Part::replaced_whole`]). Events are redacted and serialized once unless a viewer's
+//! redaction differs.
 
-use crate::diff::{Doc, PatchWriter};
+use crate::diff::PatchWriter;
+use crate::tape::Tape;
 use catan_protocol::ServerMsg;
 use catan_rules::{redact, Event, Game, Seat, SeatParts, View, Viewer};
 use serde::Serialize;
@@ -31,231 +31,137 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-/// A part of a view diffed on its own: a top-level field, or one entry of `players`.
-#[derive(Clone, Copy, Debug, Eq)]
-enum Key {
-    Field(&'static str),
-    Player(u8),
-}
-
-/// Keys are compared many times per viewer and action (each viewer's parts are matched
-/// with the public ones): a field's name is nearly always the same literal on both sides,
-/// so equal addresses answer without comparing bytes.
-impl PartialEq for Key {
-    fn eq(&self, other: &Key) -> bool {
-        match (self, other) {
-            (Key::Field(a), Key::Field(b)) => std::ptr::eq(*a, *b) || a == b,
-            (Key::Player(a), Key::Player(b)) => a == b,
-            _ => false,
+/// The top-level fields of a view (and the ones the server adds), each diffed as one part
+/// but for `players`, whose entries are: the enum, their names on the wire, and their
+/// order (serde's for the view's fields, then the server's).
+macro_rules! fields {
+    ($($field:ident = $name:expr),* $(,)?) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum Field {
+            $($field),*
         }
-    }
+
+        impl Field {
+            const ALL: &'static [Field] = &[$(Field::$field),*];
+
+            fn name(self) -> &'static str {
+                match self {
+                    $(Field::$field => $name),*
+                }
+            }
+        }
+    };
 }
 
-impl Key {
+fields! {
+    Viewer = "viewer",
+    Config = "config",
+    Robber = "robber",
+    Buildings = "buildings",
+    Roads = "roads",
+    // `players` goes here: its entries are parts of their own.
+    Bank = "bank",
+    DeckSize = "deck_size",
+    Phase = "phase",
+    Current = "current",
+    Turn = "turn",
+    Dice = "dice",
+    DevelopmentCardPlayed = "development_card_played",
+    Paired = "paired",
+    Offer = "offer",
+    LongestRoad = "longest_road",
+    LargestArmy = "largest_army",
+    Winner = "winner",
+    WaitingOn = "waiting_on",
+    Legal = "legal",
+    Helpers = "helpers",
+    Frenemies = "frenemies",
+    Barbarians = "barbarians",
+    Deadline = DEADLINE,
+    Away = AWAY,
+    BotControlled = BOT_CONTROLLED,
+}
+
+/// A part of a view diffed on its own: a top-level field, or one entry of `players`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Field(Field),
+    Player(u8),
+    /// Entries of `players` beyond the new view's count, removed last first (never within
+    /// one game: a new game starts with snapshots).
+    PlayersGone,
+}
+
+/// A new field of [`View`] is a compile error here until it is given a part (a [`Field`]
+/// in `fields!`, its arm in [`diff_public`] and, if a seat sees it otherwise, in
+/// [`diff_seat`]).
+fn _every_view_field_has_a_part(v: &View) {
+    let View {
+        viewer: _,
+        config: _,
+        board: _, // never in `view_state`: the fixed board travels in snapshots only
+        robber: _,
+        buildings: _,
+        roads: _,
+        players: _,
+        bank: _,
+        deck_size: _,
+        phase: _,
+        current: _,
+        turn: _,
+        dice: _,
+        development_card_played: _,
+        paired: _,
+        offer: _,
+        longest_road: _,
+        largest_army: _,
+        winner: _,
+        waiting_on: _,
+        legal: _,
+        helpers: _,
+        frenemies: _,
+        barbarians: _,
+    } = v;
+}
+
+impl Part {
     /// Whether a changed part goes out as one `replace` of its whole value instead of a
     /// diff. A seat's legal actions are a list the rules build afresh after every action
-    /// (the acting seat's changes with nearly every one, and its entries shift), so the
-    /// diff walk seldom finds less to send than the whole: on 2,000 actions of recorded
-    /// games (`examples/broadcast_replay`) walking it cost 12.6 k instructions per action,
-    /// a ninth of the broadcast path, to save 0.9 % of the bytes of the updates.
+    /// (the acting seat's changes with nearly every one, and its entries shift), so a diff
+    /// seldom finds less to send than the whole: on 2,000 actions of recorded games
+    /// (`examples/broadcast_replay`) walking it cost 12.6 k instructions per action, a
+    /// ninth of the broadcast path then, to save 0.9 % of the bytes of the updates.
     fn replaced_whole(self) -> bool {
-        matches!(self, Key::Field("legal"))
+        self == Part::Field(Field::Legal)
     }
 
     /// The part's JSON Pointer (field names need no escaping).
     fn path(self, out: &mut String) {
         out.clear();
         match self {
-            Key::Field(f) => {
+            Part::Field(f) => {
                 out.push('/');
-                out.push_str(f);
+                out.push_str(f.name());
             }
-            Key::Player(i) => {
+            Part::Player(i) => {
                 let _ = write!(out, "/players/{i}");
             }
+            Part::PlayersGone => out.push_str("/players"),
         }
     }
 }
 
-/// Serialized parts: their JSON texts one after another in one indexed text, and where
-/// each is. A span of `None` is a field absent from the view (skipped by serde).
-#[derive(Debug)]
-struct Parts {
-    doc: Doc,
-    parts: Vec<(Key, Option<(u32, u32)>)>,
-}
-
-impl Parts {
-    /// [`Parts::find`] looking at index `hint` first: views built one after another have
-    /// their parts in the same order, so a part is nearly always where it was.
-    fn find_near(&self, key: Key, hint: usize) -> Option<Option<(usize, usize)>> {
-        let part = match self.parts.get(hint) {
-            Some(p) if p.0 == key => Some(p),
-            _ => self.parts.iter().find(|p| p.0 == key),
-        };
-        part.map(|p| p.1.map(|(s, e)| (s as usize, e as usize)))
-    }
-
-    /// The text of a present part.
-    fn text(&self, (s, e): (usize, usize)) -> &str {
-        &self.doc.text()[s..e]
-    }
-}
-
-#[derive(Default)]
-struct PartsBuilder {
-    text: Vec<u8>,
-    parts: Vec<(Key, Option<(u32, u32)>)>,
-}
-
-impl PartsBuilder {
-    fn with_capacity(bytes: usize, parts: usize) -> Self {
-        PartsBuilder {
-            text: Vec::with_capacity(bytes),
-            parts: Vec::with_capacity(parts),
+/// Every part of a view with `players` players, in the order serde writes the view's
+/// fields (the players after the roads), then the server's.
+fn parts(players: usize, out: &mut Vec<Part>) {
+    out.clear();
+    for &f in Field::ALL {
+        out.push(Part::Field(f));
+        if f == Field::Roads {
+            out.extend((0..players as u8).map(Part::Player));
         }
     }
-
-    fn push<T: Serialize + ?Sized>(&mut self, key: Key, value: &T) {
-        if !self.text.is_empty() {
-            self.text.push(b',');
-        }
-        let start = self.text.len() as u32;
-        serde_json::to_writer(&mut self.text, value).expect("views serialize");
-        self.parts.push((key, Some((start, self.text.len() as u32))));
-    }
-
-    /// A part whose JSON text is already at hand (unchanged since the last view).
-    fn push_text(&mut self, key: Key, text: &str) {
-        if !self.text.is_empty() {
-            self.text.push(b',');
-        }
-        let start = self.text.len() as u32;
-        self.text.extend_from_slice(text.as_bytes());
-        self.parts.push((key, Some((start, self.text.len() as u32))));
-    }
-
-    /// `value` as part `key`: copied from part `key` of `same` (parts known to hold an
-    /// equal value there), else serialized.
-    fn push_or_copy<T: Serialize + ?Sized>(&mut self, key: Key, value: &T, same: Option<&Parts>) {
-        let copied = same.and_then(|p| Some(p.text(p.find_near(key, self.parts.len())??)));
-        match copied {
-            Some(text) => self.push_text(key, text),
-            None => self.push(key, value),
-        }
-    }
-
-    /// [`PartsBuilder::push_or_copy`] from the public view `base` when `same` says its
-    /// typed view has an equal value there.
-    fn push_or_reuse<T: Serialize + ?Sized>(
-        &mut self,
-        key: Key,
-        value: &T,
-        base: Option<&Public>,
-        same: impl FnOnce(&View) -> bool,
-    ) {
-        self.push_or_copy(key, value, base.filter(|b| same(&b.view)).map(|b| &b.parts));
-    }
-
-    fn build(self) -> Parts {
-        // serde_json writes UTF-8; checking it again is cheap next to serializing.
-        let text = String::from_utf8(self.text).expect("serde_json writes UTF-8");
-        Parts {
-            doc: Doc::new(text),
-            parts: self.parts,
-        }
-    }
-}
-
-/// Bytes to reserve for the parts of a view whose last version was `last`: its length and
-/// a margin (a view changes little from one action to the next), so that serializing into
-/// it seldom grows the buffer, which is kept while the view is the last one sent.
-fn room_for(last: Option<&Parts>, default: usize) -> usize {
-    last.map_or(default, |p| {
-        let len = p.doc.text().len();
-        len + len / 8 + 128
-    })
-}
-
-/// The public (spectator's) view as sent: typed, to tell which parts the next one changes,
-/// and serialized.
-#[derive(Debug)]
-struct Public {
-    view: View,
-    parts: Parts,
-}
-
-/// Writes every part of `v` (the public view): each field in serde's order, `players` one
-/// entry per part, then the server's fields ([`ServerFields`]) that are present. A part equal (typed)
-/// to the same part of `base`, the public view before, is copied from its text rather than
-/// serialized again: most of the view does not change in an action. The exhaustive pattern
-/// makes a new `View` field a compile error here.
-fn public_parts(v: &View, base: Option<&Public>, server: &ServerFields) -> Parts {
-    let View {
-        viewer,
-        config,
-        board: _, // never in `view_state`: the fixed board travels in snapshots only
-        robber,
-        buildings,
-        roads,
-        players,
-        bank,
-        deck_size,
-        phase,
-        current,
-        turn,
-        dice,
-        development_card_played,
-        paired,
-        offer,
-        longest_road,
-        largest_army,
-        winner,
-        waiting_on,
-        legal,
-        helpers,
-        frenemies,
-        barbarians,
-    } = v;
-    let mut b = PartsBuilder::with_capacity(room_for(base.map(|b| &b.parts), 4096), 32);
-    macro_rules! field {
-        ($($f:ident),*) => { $(
-            b.push_or_reuse(Key::Field(stringify!($f)), $f, base, |p| p.$f == *$f);
-        )* };
-    }
-    field!(viewer, config, robber, buildings, roads);
-    for (i, pl) in players.iter().enumerate() {
-        b.push_or_reuse(Key::Player(i as u8), pl, base, |p| p.players.get(i) == Some(pl));
-    }
-    field!(
-        bank,
-        deck_size,
-        phase,
-        current,
-        turn,
-        dice,
-        development_card_played,
-        paired,
-        offer,
-        longest_road,
-        largest_army,
-        winner,
-        waiting_on,
-        legal,
-        helpers
-    );
-    if let Some(f) = frenemies {
-        b.push_or_reuse(Key::Field("frenemies"), f, base, |p| {
-            p.frenemies.as_ref() == Some(f)
-        });
-    }
-    if let Some(f) = barbarians {
-        b.push_or_reuse(Key::Field("barbarians"), f, base, |p| {
-            p.barbarians.as_ref() == Some(f)
-        });
-    }
-    server.each(|key, value| b.push(Key::Field(key), &value));
-    b.build()
+    out.push(Part::PlayersGone);
 }
 
 /// The view field the server adds (not the rules, which have no clock): when the seats in
@@ -286,106 +192,217 @@ impl ServerFields {
         if let Some(d) = self.deadline_ms {
             f(DEADLINE, d.into());
         }
-        if !self.away.is_empty() {
-            f(AWAY, self.away.clone().into());
+        if let Some(away) = present(&self.away) {
+            f(AWAY, away.clone().into());
         }
-        if !self.bot_controlled.is_empty() {
-            f(BOT_CONTROLLED, self.bot_controlled.clone().into());
+        if let Some(bots) = present(&self.bot_controlled) {
+            f(BOT_CONTROLLED, bots.clone().into());
         }
     }
 }
 
-/// The parts of a seat's view that differ from the public view `p`, from the seat's own
-/// parts ([`Game::seat_parts`]: the rules compute only what depends on the viewer).
-/// A part equal (typed) to the one the seat last received is copied from that text.
-fn private_parts(sp: &SeatParts, p: &View, last: Option<(&SeatParts, &Parts)>) -> Parts {
-    let mut b = PartsBuilder::with_capacity(room_for(last.map(|l| l.1), 1024), 4);
-    let same = |equal: fn(&SeatParts, &SeatParts) -> bool| {
-        last.filter(|(l, _)| l.seat == sp.seat && equal(l, sp))
-            .map(|(_, parts)| parts)
+/// A list of seats as a view field: absent when empty.
+fn present(seats: &Vec<Seat>) -> Option<&Vec<Seat>> {
+    (!seats.is_empty()).then_some(seats)
+}
+
+/// The public (spectator's) view as sent, with the server's fields.
+#[derive(Debug)]
+struct Public {
+    view: View,
+    server: ServerFields,
+}
+
+/// Buffers kept from one part to the next and one action to the next (per thread, see
+/// [`Frame`]): the two versions of a changed part as tapes, a value's JSON text, its path,
+/// and the patch writer's path.
+#[derive(Default)]
+struct Scratch {
+    old: Tape,
+    new: Tape,
+    json: Vec<u8>,
+    path: String,
+    writer_path: String,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+impl Scratch {
+    /// The operations from `old` to `new` at `part` (`None`: absent from the view).
+    fn values<T: Serialize + PartialEq + ?Sized>(
+        &mut self,
+        w: &mut PatchWriter<'_>,
+        part: Part,
+        old: Option<&T>,
+        new: Option<&T>,
+    ) {
+        match (old, new) {
+            (None, None) => {}
+            (Some(o), Some(n)) => {
+                if o == n {
+                    return;
+                }
+                part.path(&mut self.path);
+                if part.replaced_whole() {
+                    self.set(w, n, true);
+                } else {
+                    self.old.record(o).expect("views serialize");
+                    self.new.record(n).expect("views serialize");
+                    w.diff_at(&self.path, &self.old, &self.new);
+                }
+            }
+            (None, Some(n)) => {
+                part.path(&mut self.path);
+                self.set(w, n, false);
+            }
+            (Some(_), None) => {
+                part.path(&mut self.path);
+                w.remove_at(&self.path);
+            }
+        }
+    }
+}
+
+impl Scratch {
+    /// One `add` (`replace` if `replace`) of `value` at `self.path`, serialized straight
+    /// to JSON (no tape: nothing to compare).
+    fn set<T: Serialize + ?Sized>(&mut self, w: &mut PatchWriter<'_>, value: &T, replace: bool) {
+        self.json.clear();
+        serde_json::to_writer(&mut self.json, value).expect("views serialize");
+        let text = std::str::from_utf8(&self.json).expect("serde_json writes UTF-8");
+        w.set_at(&self.path, text, replace);
+    }
+}
+
+/// The operations turning `part` of the public view `old` into that of `new`.
+fn diff_public(part: Part, old: &Public, new: &Public, w: &mut PatchWriter<'_>, s: &mut Scratch) {
+    let (o, n) = (&old.view, &new.view);
+    let field = match part {
+        Part::Field(f) => f,
+        Part::Player(i) => return s.values(w, part, o.players.get(i as usize), n.players.get(i as usize)),
+        Part::PlayersGone => {
+            for i in (n.players.len()..o.players.len()).rev() {
+                s.path.clear();
+                let _ = write!(s.path, "/players/{i}");
+                w.remove_at(&s.path);
+            }
+            return;
+        }
     };
-    b.push_or_copy(Key::Field("viewer"), &Viewer::Seat(sp.seat), same(|_, _| true));
-    if p.players.get(sp.seat as usize) != Some(&sp.player) {
-        b.push_or_copy(
-            Key::Player(sp.seat),
-            &sp.player,
-            same(|l, n| l.player == n.player),
-        );
+    macro_rules! same_field {
+        ($f:ident) => {
+            s.values(w, part, Some(&o.$f), Some(&n.$f))
+        };
     }
-    if sp.legal != p.legal {
-        b.push_or_copy(Key::Field("legal"), &sp.legal, same(|l, n| l.legal == n.legal));
+    match field {
+        Field::Viewer => same_field!(viewer),
+        Field::Config => same_field!(config),
+        Field::Robber => same_field!(robber),
+        Field::Buildings => same_field!(buildings),
+        Field::Roads => same_field!(roads),
+        Field::Bank => same_field!(bank),
+        Field::DeckSize => same_field!(deck_size),
+        Field::Phase => same_field!(phase),
+        Field::Current => same_field!(current),
+        Field::Turn => same_field!(turn),
+        Field::Dice => same_field!(dice),
+        Field::DevelopmentCardPlayed => same_field!(development_card_played),
+        Field::Paired => same_field!(paired),
+        Field::Offer => same_field!(offer),
+        Field::LongestRoad => same_field!(longest_road),
+        Field::LargestArmy => same_field!(largest_army),
+        Field::Winner => same_field!(winner),
+        Field::WaitingOn => same_field!(waiting_on),
+        Field::Legal => same_field!(legal),
+        Field::Helpers => same_field!(helpers),
+        // Absent from the view when not played.
+        Field::Frenemies => s.values(w, part, o.frenemies.as_ref(), n.frenemies.as_ref()),
+        Field::Barbarians => s.values(w, part, o.barbarians.as_ref(), n.barbarians.as_ref()),
+        Field::Deadline => s.values(
+            w,
+            part,
+            old.server.deadline_ms.as_ref(),
+            new.server.deadline_ms.as_ref(),
+        ),
+        Field::Away => s.values(w, part, present(&old.server.away), present(&new.server.away)),
+        Field::BotControlled => s.values(
+            w,
+            part,
+            present(&old.server.bot_controlled),
+            present(&new.server.bot_controlled),
+        ),
     }
-    if let Some(h) = sp.helpers.as_ref().filter(|h| p.helpers.as_ref() != Some(*h)) {
-        b.push_or_copy(Key::Field("helpers"), h, same(|l, n| l.helpers == n.helpers));
-    }
-    if let Some(f) = sp.frenemies.as_ref().filter(|f| p.frenemies.as_ref() != Some(*f)) {
-        b.push_or_copy(
-            Key::Field("frenemies"),
-            f,
-            same(|l, n| l.frenemies == n.frenemies),
-        );
-    }
-    b.build()
 }
 
-/// Where a part of one viewer's view lies: in the shared public parts (by index) or in the
-/// viewer's own parts (`None`: absent from the view).
-#[derive(Clone, Copy)]
-enum Src {
-    Public(usize),
-    Private(Option<(usize, usize)>),
+/// For seat `seat`'s view, the operations turning `part` of the old view (the public view
+/// `old.0` overlaid with the seat's parts `old.1`) into that of the new one, when the part
+/// is the seat's own; `false` for a part the seat sees as the public view has it.
+fn diff_seat(
+    part: Part,
+    seat: Seat,
+    old: (&Public, &SeatParts),
+    new: (&Public, &SeatParts),
+    w: &mut PatchWriter<'_>,
+    s: &mut Scratch,
+) -> bool {
+    match part {
+        // Always the seat itself.
+        Part::Field(Field::Viewer) => {}
+        Part::Player(i) if i == seat => s.values(w, part, Some(&old.1.player), Some(&new.1.player)),
+        Part::Field(Field::Legal) => s.values(w, part, Some(&old.1.legal), Some(&new.1.legal)),
+        // The seat's own, where it differs from the spectator's (see `View::overlay`).
+        Part::Field(Field::Helpers) => {
+            let o = old.1.helpers.as_ref().or(old.0.view.helpers.as_ref());
+            let n = new.1.helpers.as_ref().or(new.0.view.helpers.as_ref());
+            s.values(w, part, Some(&o), Some(&n));
+        }
+        Part::Field(Field::Frenemies) => {
+            let o = old.1.frenemies.as_ref().or(old.0.view.frenemies.as_ref());
+            let n = new.1.frenemies.as_ref().or(new.0.view.frenemies.as_ref());
+            s.values(w, part, o, n);
+        }
+        _ => return false,
+    }
+    true
 }
 
-/// A view as sent: the shared public parts with the viewer's own parts over them.
+/// A view as sent: the shared public view with, for a seat, the seat's own parts over it.
 #[derive(Debug)]
 struct Sent {
     public: Arc<Public>,
-    private: Parts,
-    /// A seat's own parts, typed, to tell which the next view changes.
     seat: Option<SeatParts>,
 }
 
-/// The parts of the view made of `public` overlaid by `private`, in order.
-fn layout(public: &Parts, private: &Parts, out: &mut Vec<(Key, Src)>) {
-    out.clear();
-    let public_parts = public.parts.iter().enumerate();
-    out.extend(public_parts.map(|(i, &(key, _))| (key, Src::Public(i))));
-    // A viewer has a few own parts: each replaces its public counterpart, or follows.
-    let shared = out.len();
-    for &(key, span) in &private.parts {
-        let src = Src::Private(span.map(|(s, e)| (s as usize, e as usize)));
-        match out[..shared].iter_mut().find(|p| p.0 == key) {
-            Some(slot) => slot.1 = src,
-            None => out.push((key, src)),
-        }
-    }
-}
-
-/// The public diff from one base to the frame's public view: for each public part, the
-/// operations (a range of `ops`) and their count.
+/// The public diff from one base to the frame's public view: for each part (in the
+/// frame's [`parts`] order), its operations (a range of `ops`) and their count.
 struct SharedDiff {
     base: Arc<Public>,
     ops: String,
-    per_part: Vec<(usize, usize, usize)>,
+    count: usize,
+    per_part: Vec<(u32, u32, u32)>,
 }
 
-/// Everything the viewers' updates after one action (or a round of snapshots) share.
+/// Everything the viewers' updates after one action (or a round of snapshots) share. Its
+/// scratch buffers are the thread's, taken when it is made and given back when it is
+/// dropped, so that writing the patches allocates nothing once they have grown.
 pub struct Frame<'g> {
     game: &'g Game,
-    /// The public (spectator's) view, typed, until its parts are built ([`Frame::public`]).
-    view: Option<View>,
-    public: Option<Arc<Public>>,
+    public: Arc<Public>,
     events: &'g [Event],
-    server: ServerFields,
     public_events: Vec<Event>,
     public_events_text: String,
+    parts: Vec<Part>,
     diffs: Vec<SharedDiff>,
-    /// Scratch: a viewer's old and new layouts, the current part's path, the patch
-    /// writer's path.
-    old_layout: Vec<(Key, Src)>,
-    new_layout: Vec<(Key, Src)>,
-    path: String,
-    writer_path: String,
+    scratch: Scratch,
+}
+
+impl Drop for Frame<'_> {
+    fn drop(&mut self) {
+        let scratch = std::mem::take(&mut self.scratch);
+        SCRATCH.with(|s| *s.borrow_mut() = scratch);
+    }
 }
 
 impl<'g> Frame<'g> {
@@ -406,52 +423,27 @@ impl<'g> Frame<'g> {
     /// [`Frame::new`] with the fields the server adds to every viewer's view.
     pub fn with_server(game: &'g Game, events: &'g [Event], server: ServerFields) -> Self {
         let view = game.view_state(Viewer::Spectator);
+        let mut all = Vec::with_capacity(32);
+        parts(view.players.len(), &mut all);
         let public_events: Vec<Event> = events.iter().map(|e| redact(e, Viewer::Spectator)).collect();
         let public_events_text = serde_json::to_string(&public_events).expect("events serialize");
         Frame {
             game,
-            view: Some(view),
-            public: None,
+            public: Arc::new(Public { view, server }),
             events,
-            server,
             public_events,
             public_events_text,
+            parts: all,
             diffs: Vec::new(),
-            old_layout: Vec::new(),
-            new_layout: Vec::new(),
-            path: String::new(),
-            writer_path: String::new(),
+            scratch: SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut())),
         }
     }
 
-    /// The public view, serialized on first use: parts equal to those of `base` (the
-    /// public view the first viewer asking last received) are copied from its text.
-    fn public(&mut self, base: Option<&Arc<Public>>) -> Arc<Public> {
-        if let Some(public) = &self.public {
-            return public.clone();
-        }
-        let view = self
-            .view
-            .take()
-            .expect("the view is kept until the parts are built");
-        let parts = public_parts(&view, base.map(|b| &**b), &self.server);
-        let public = Arc::new(Public { view, parts });
-        self.public = Some(public.clone());
-        public
-    }
-
-    /// The parts of `viewer`'s view that are not the public ones (after [`Frame::public`])
-    /// and, for a seat, its own parts typed; `last` is the view it last received.
-    fn private(&self, viewer: Viewer, last: Option<&Sent>) -> (Parts, Option<SeatParts>) {
+    /// The seat's own parts now (`None` for a spectator).
+    fn seat_parts(&self, viewer: Viewer) -> Option<SeatParts> {
         match viewer {
-            // The public view is the spectator's view.
-            Viewer::Spectator => (PartsBuilder::default().build(), None),
-            Viewer::Seat(seat) => {
-                let public = self.public.as_ref().expect("public parts built first");
-                let sp = self.game.seat_parts(seat);
-                let last = last.and_then(|l| Some((l.seat.as_ref()?, &l.private)));
-                (private_parts(&sp, &public.view, last), Some(sp))
-            }
+            Viewer::Seat(seat) => Some(self.game.seat_parts(seat)),
+            Viewer::Spectator => None,
         }
     }
 
@@ -460,41 +452,23 @@ impl<'g> Frame<'g> {
         if let Some(i) = self.diffs.iter().position(|d| Arc::ptr_eq(&d.base, base)) {
             return i;
         }
-        let new = &self.public.as_ref().expect("public parts built first").parts;
-        let base_parts = &base.parts;
         let mut ops = String::with_capacity(512);
-        let mut per_part = Vec::with_capacity(new.parts.len());
-        let mut w = PatchWriter::with_scratch(&mut ops, std::mem::take(&mut self.writer_path));
-        for (i, &(key, span)) in new.parts.iter().enumerate() {
-            let (ns, ne) = span.expect("public parts are present");
-            let (ns, ne) = (ns as usize, ne as usize);
+        let mut per_part = Vec::with_capacity(self.parts.len());
+        let mut w = PatchWriter::with_scratch(&mut ops, std::mem::take(&mut self.scratch.writer_path));
+        for &part in &self.parts {
             let (len, before) = (w.len(), w.ops());
-            let old = base_parts.find_near(key, i).flatten();
-            // Most parts are unchanged (copied text): no path to write for them.
-            if old.is_some_and(|o| base_parts.text(o) == new.text((ns, ne))) {
-                per_part.push((len, len, 0));
-                continue;
-            }
-            key.path(&mut self.path);
-            match old {
-                Some(old) => diff_part(
-                    &mut w,
-                    key,
-                    &self.path,
-                    (&base_parts.doc, old),
-                    (&new.doc, (ns, ne)),
-                ),
-                None => w.set_at(&self.path, &new.doc.text()[ns..ne], false),
-            }
+            diff_public(part, base, &self.public, &mut w, &mut self.scratch);
             let count = w.ops() - before;
             // The operations start after the comma separating them from earlier ones.
             let start = if count > 0 && before > 0 { len + 1 } else { len };
-            per_part.push((start, w.len(), count));
+            per_part.push((start as u32, w.len() as u32, count as u32));
         }
-        self.writer_path = w.into_scratch();
+        let count = w.ops();
+        self.scratch.writer_path = w.into_scratch();
         self.diffs.push(SharedDiff {
             base: base.clone(),
             ops,
+            count,
             per_part,
         });
         self.diffs.len() - 1
@@ -552,16 +526,13 @@ impl ViewStream {
     /// The snapshot message at the current version; updates continue from it.
     pub fn snapshot(&mut self, frame: &mut Frame<'_>) -> Utf8Bytes {
         let view = frame.game.view(self.viewer);
-        let public = frame.public(self.last.as_ref().map(|l| &l.public));
-        let (private, seat) = frame.private(self.viewer, self.last.as_ref());
         self.last = Some(Sent {
-            public,
-            private,
-            seat,
+            public: frame.public.clone(),
+            seat: frame.seat_parts(self.viewer),
         });
         let mut view = serde_json::to_value(view).expect("views serialize");
         if let Some(map) = view.as_object_mut() {
-            frame.server.each(|key, value| {
+            frame.public.server.each(|key, value| {
                 map.insert(key.into(), value);
             });
         }
@@ -573,108 +544,68 @@ impl ViewStream {
     /// started.
     pub fn update(&mut self, frame: &mut Frame<'_>) -> Option<Utf8Bytes> {
         let last = self.last.as_ref()?;
-        let public = frame.public(Some(&last.public));
-        let (private, seat) = frame.private(self.viewer, Some(last));
+        let seat = frame.seat_parts(self.viewer);
         self.v += 1;
-        // Room for the whole message, so that it is written without growing: the shared
-        // operations, at most a replace of each own part, the events.
         let shared = frame.shared_diff(&last.public);
-        let room = frame.diffs[shared].ops.len() + private.doc.text().len() + 256;
-        let mut out = String::with_capacity(room + frame.public_events_text.len());
+        // Room for the whole message, so that it is written without growing: the shared
+        // operations, a few of the seat's own, the events.
+        let room = frame.diffs[shared].ops.len() + 512 + frame.public_events_text.len();
+        let mut out = String::with_capacity(room);
         out.push_str("{\"type\":\"update\",\"v\":");
-        let _ = write!(out, "{}", self.v);
+        out.push_str(itoa::Buffer::new().format(self.v));
         out.push_str(",\"patch\":[");
-        write_patch(frame, shared, last, &private, &mut out);
+        write_patch(frame, shared, self.viewer, last, seat.as_ref(), &mut out);
         out.push_str("],\"events\":");
         out.push_str(&frame.events_text(self.viewer));
         out.push('}');
         self.last = Some(Sent {
-            public,
-            private,
+            public: frame.public.clone(),
             seat,
         });
         Some(out.into())
     }
 }
 
-/// The operations turning a part's old text into its new one at `path`: their diff, or,
-/// for a part [`Key::replaced_whole`], one `replace` when the text changed.
-fn diff_part(
-    w: &mut PatchWriter<'_>,
-    key: Key,
-    path: &str,
-    (od, os): (&Doc, (usize, usize)),
-    (nd, ns): (&Doc, (usize, usize)),
+/// The patch from the view `old` to the frame's public view overlaid with `seat` (the
+/// viewer's own parts now, for a seat); `shared` is the frame's public diff from `old`'s
+/// public view ([`Frame::shared_diff`]).
+fn write_patch(
+    frame: &mut Frame<'_>,
+    shared: usize,
+    viewer: Viewer,
+    old: &Sent,
+    seat: Option<&SeatParts>,
+    out: &mut String,
 ) {
-    if !key.replaced_whole() {
-        return w.diff_at(path, od, os, nd, ns);
-    }
-    let new_text = &nd.text()[ns.0..ns.1];
-    if od.text()[os.0..os.1] != *new_text {
-        w.set_at(path, new_text, true);
-    }
-}
-
-/// The text of a part: its document and span, or `None` when absent from the view.
-fn resolve<'a>(public: &'a Parts, private: &'a Parts, src: Src) -> Option<(&'a Doc, (usize, usize))> {
-    match src {
-        Src::Public(i) => public.parts[i]
-            .1
-            .map(|(s, e)| (&public.doc, (s as usize, e as usize))),
-        Src::Private(span) => span.map(|span| (&private.doc, span)),
-    }
-}
-
-/// The patch from the view `old` to the frame's public view overlaid by `private`;
-/// `shared` is the frame's public diff from `old`'s public view ([`Frame::shared_diff`]).
-fn write_patch(frame: &mut Frame<'_>, shared: usize, old: &Sent, private: &Parts, out: &mut String) {
-    let new_public = frame.public.clone().expect("public parts built first");
-    let (old_public, new_public) = (&old.public.parts, &new_public.parts);
-    let mut old_layout = std::mem::take(&mut frame.old_layout);
-    let mut new_layout = std::mem::take(&mut frame.new_layout);
-    let mut path = std::mem::take(&mut frame.path);
-    layout(old_public, &old.private, &mut old_layout);
-    layout(new_public, private, &mut new_layout);
-    let shared = &frame.diffs[shared];
-    let mut w = PatchWriter::with_scratch(out, std::mem::take(&mut frame.writer_path));
-    // Whether both layouts have the same parts in the same order (nearly always).
-    let mut aligned = old_layout.len() == new_layout.len();
-    for (n, &(key, nsrc)) in new_layout.iter().enumerate() {
-        // Layouts are in the same order, so the old part is usually at the same index.
-        let osrc = match old_layout.get(n) {
-            Some(&(k, s)) if k == key => Some(s),
-            _ => {
-                aligned = false;
-                old_layout.iter().find(|p| p.0 == key).map(|p| p.1)
+    let Frame {
+        public,
+        parts,
+        diffs,
+        scratch,
+        ..
+    } = frame;
+    let shared = &diffs[shared];
+    let mut w = PatchWriter::with_scratch(out, std::mem::take(&mut scratch.writer_path));
+    match (viewer, old.seat.as_ref(), seat) {
+        (Viewer::Seat(s), Some(old_seat), Some(new_seat)) => {
+            for (&part, &(start, end, count)) in parts.iter().zip(&shared.per_part) {
+                let own = diff_seat(
+                    part,
+                    s,
+                    (&old.public, old_seat),
+                    (public, new_seat),
+                    &mut w,
+                    scratch,
+                );
+                if !own {
+                    w.append(&shared.ops[start as usize..end as usize], count as usize);
+                }
             }
-        };
-        if let (Some(Src::Public(_)), Src::Public(i)) = (osrc, nsrc) {
-            // Public in both: the operations every viewer shares.
-            let (s, e, count) = shared.per_part[i];
-            w.append(&shared.ops[s..e], count);
-            continue;
         }
-        key.path(&mut path);
-        let old_text = osrc.and_then(|o| resolve(old_public, &old.private, o));
-        match (old_text, resolve(new_public, private, nsrc)) {
-            (Some(old), Some(new)) => diff_part(&mut w, key, &path, old, new),
-            (None, Some((nd, (s, e)))) => w.set_at(&path, &nd.text()[s..e], false),
-            (Some(_), None) => w.remove_at(&path),
-            (None, None) => {}
-        }
+        // The spectator's view is the public view.
+        _ => w.append(&shared.ops, shared.count),
     }
-    // Parts gone from the view, last first (so that player indices stay valid); none
-    // when the layouts are aligned.
-    for &(key, osrc) in old_layout.iter().rev().filter(|_| !aligned) {
-        if resolve(old_public, &old.private, osrc).is_some() && !new_layout.iter().any(|p| p.0 == key) {
-            key.path(&mut path);
-            w.remove_at(&path);
-        }
-    }
-    frame.writer_path = w.into_scratch();
-    frame.old_layout = old_layout;
-    frame.new_layout = new_layout;
-    frame.path = path;
+    scratch.writer_path = w.into_scratch();
 }
 
 #[cfg(test)]
@@ -715,7 +646,7 @@ mod tests {
         }
     }
 
-    /// A seat's legal actions go out whole ([`Key::replaced_whole`]): a patch touches
+    /// A seat's legal actions go out whole ([`Part::replaced_whole`]): a patch touches
     /// `/legal` only with one `replace` of all of it, only when it changed, and the
     /// patched view still equals the snapshot.
     #[test]
