@@ -245,8 +245,37 @@ fn close_frame(code: u16, reason: &str) -> Message {
 }
 
 /// Decodes one client text message strictly, or says what is wrong with it.
+///
+/// Action messages are remembered by their text (per thread, up to [`DECODED_ACTIONS`]):
+/// players send the same few texts again and again (`end_turn`, `roll_dice`, the same
+/// trades), and the strict decoding of an internally tagged message within another one
+/// (serde buffers both), then the check that it is written canonically, was a third of
+/// a session's CPU per message. Decoding is a function of the text alone, so a text
+/// decoded once decodes to the same action again.
 pub fn decode(text: &str) -> Result<ClientMsg, Box<ServerMsg>> {
-    catan_protocol::decode_client(text).map_err(|e| Box::new(e.to_server_msg()))
+    if let Some(action) = ACTIONS.with(|a| a.borrow().get(text).copied()) {
+        return Ok(ClientMsg::Action { action });
+    }
+    let msg = catan_protocol::decode_client(text).map_err(|e| Box::new(e.to_server_msg()))?;
+    if let ClientMsg::Action { action } = msg {
+        ACTIONS.with(|a| {
+            let mut a = a.borrow_mut();
+            if a.len() >= DECODED_ACTIONS {
+                a.clear();
+            }
+            a.insert(text.into(), action);
+        });
+    }
+    Ok(msg)
+}
+
+/// How many action texts a thread remembers (then it starts again): every kind of action
+/// with every argument seen in a busy hour is a few hundred.
+const DECODED_ACTIONS: usize = 1024;
+
+thread_local! {
+    static ACTIONS: std::cell::RefCell<std::collections::HashMap<Box<str>, catan_rules::Action>> =
+        std::cell::RefCell::default();
 }
 
 /// Token bucket: `rate` per second, `burst` at most.
@@ -534,6 +563,30 @@ async fn drain(stream: &mut Socket) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A remembered action text decodes as it did the first time; an error is never
+    /// remembered, nor a text that differs by a byte (extra space, another field).
+    #[test]
+    fn remembered_actions_decode_as_the_first_time() {
+        let text = r#"{"type":"action","action":{"type":"build_road","edge":7}}"#;
+        let first = decode(text).unwrap();
+        assert!(ACTIONS.with(|a| a.borrow().contains_key(text)));
+        assert_eq!(decode(text).unwrap(), first);
+        assert_eq!(first, catan_protocol::decode_client(text).unwrap());
+        let spaced = r#"{"type":"action","action":{"type":"build_road","edge":7} }"#;
+        assert_eq!(decode(spaced).unwrap(), first, "the strict path accepts it too");
+        for bad in [
+            r#"{"type":"action","action":{"type":"build_road","edge":7,"x":1}}"#,
+            r#"{"type":"action","action":{"type":"build_road"}}"#,
+        ] {
+            assert!(decode(bad).is_err(), "{bad}");
+            assert!(decode(bad).is_err(), "{bad} again");
+            assert!(!ACTIONS.with(|a| a.borrow().contains_key(bad)));
+        }
+        // Other messages are not remembered.
+        decode(r#"{"type":"ping"}"#).unwrap();
+        assert!(!ACTIONS.with(|a| a.borrow().contains_key(r#"{"type":"ping"}"#)));
+    }
 
     #[test]
     fn upgrade_headers_are_read_as_rfc_6455_asks() {
