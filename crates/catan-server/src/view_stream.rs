@@ -146,6 +146,7 @@ impl Part {
             Part::Player(i) => {
                 let _ = write!(out, "/players/{i}");
             }
+            // Written entry by entry ([`diff_public`]).
             Part::PlayersGone => out.push_str("/players"),
         }
     }
@@ -263,9 +264,7 @@ impl Scratch {
             }
         }
     }
-}
 
-impl Scratch {
     /// One `add` (`replace` if `replace`) of `value` at `self.path`, serialized straight
     /// to JSON (no tape: nothing to compare).
     fn set<T: Serialize + ?Sized>(&mut self, w: &mut PatchWriter<'_>, value: &T, replace: bool) {
@@ -284,8 +283,7 @@ fn diff_public(part: Part, old: &Public, new: &Public, w: &mut PatchWriter<'_>, 
         Part::Player(i) => return s.values(w, part, o.players.get(i as usize), n.players.get(i as usize)),
         Part::PlayersGone => {
             for i in (n.players.len()..o.players.len()).rev() {
-                s.path.clear();
-                let _ = write!(s.path, "/players/{i}");
+                Part::Player(i as u8).path(&mut s.path);
                 w.remove_at(&s.path);
             }
             return;
