@@ -22,8 +22,37 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://catan.db?mode=rwc";
 /// Largest page [`Store::list`] returns.
 pub const MAX_PAGE: u32 = 100;
 
-/// Rows per multi-row `INSERT` of the action log (5 parameters each).
-const ACTION_CHUNK: usize = 200;
+/// One entry of a stored game's action log (`games.actions`, a JSON array): its index is
+/// its position in the array.
+#[derive(serde::Serialize)]
+struct LogEntry<'a> {
+    seat: catan_rules::Seat,
+    action: &'a catan_rules::Action,
+    at_ms: i64,
+}
+
+/// [`LogEntry`] as read back.
+#[derive(serde::Deserialize)]
+struct StoredEntry {
+    seat: catan_rules::Seat,
+    action: catan_rules::Action,
+    at_ms: i64,
+}
+
+/// The action log as the `games.actions` column holds it.
+fn log_json(actions: &[ActionRecord]) -> serde_json::Result<String> {
+    struct Log<'a>(&'a [ActionRecord]);
+    impl serde::Serialize for Log<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().map(|a| LogEntry {
+                seat: a.seat,
+                action: &a.action,
+                at_ms: a.at_ms,
+            }))
+        }
+    }
+    serde_json::to_string(&Log(actions))
+}
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -516,7 +545,7 @@ impl Store {
     pub async fn replay(&self, id: &str) -> Result<Option<Replay>> {
         self.ensure_ready().await?;
         let Some(row) =
-            sqlx::query("SELECT config, seed, rules_version, action_count FROM games WHERE id = $1")
+            sqlx::query("SELECT config, seed, rules_version, action_count, actions FROM games WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?
@@ -527,27 +556,19 @@ impl Store {
         let seed: i64 = row.try_get("seed")?;
         let rules_version: String = row.try_get("rules_version")?;
         let action_count: i64 = row.try_get("action_count")?;
-        let rows =
-            sqlx::query("SELECT idx, seat, action, at_ms FROM game_actions WHERE game_id = $1 ORDER BY idx")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?;
-        let mut actions = Vec::with_capacity(rows.len());
-        for (i, row) in rows.iter().enumerate() {
-            let index: u32 = small(row.try_get("idx")?, "action index")?;
-            if index as usize != i {
-                return Err(corrupt(format!("game {id}: action {i} is missing")));
-            }
-            let json: String = row.try_get("action")?;
-            let action = serde_json::from_str(&json)
-                .map_err(|e| corrupt(format!("game {id}: action {index}: {e}")))?;
-            actions.push(ActionRecord {
-                index,
-                seat: small(row.try_get("seat")?, "seat")?,
-                action,
-                at_ms: row.try_get("at_ms")?,
-            });
-        }
+        let log: String = row.try_get("actions")?;
+        let log: Vec<StoredEntry> =
+            serde_json::from_str(&log).map_err(|e| corrupt(format!("game {id}: action log: {e}")))?;
+        let actions: Vec<ActionRecord> = log
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| ActionRecord {
+                index: i as u32,
+                seat: e.seat,
+                action: e.action,
+                at_ms: e.at_ms,
+            })
+            .collect();
         if actions.len() as i64 != action_count {
             return Err(corrupt(format!(
                 "game {id}: {action_count} actions recorded, {} stored",
@@ -588,16 +609,11 @@ impl Store {
 pub(crate) async fn save_in(conn: &mut sqlx::AnyConnection, game: &FinishedGame) -> Result<SaveOutcome> {
     game.validate().map_err(StoreError::Invalid)?;
     let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Invalid(e.to_string()))?;
-    let actions: Vec<String> = game
-        .actions
-        .iter()
-        .map(|a| serde_json::to_string(&a.action))
-        .collect::<Result<_, _>>()
-        .map_err(|e| StoreError::Invalid(e.to_string()))?;
+    let actions = log_json(&game.actions).map_err(|e| StoreError::Invalid(e.to_string()))?;
     let inserted = sqlx::query(
         "INSERT INTO games (id, code, variant, config, player_count, seed, rules_version, status, winner, \
-             action_count, created_at, started_at, finished_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING",
+             action_count, created_at, started_at, finished_at, actions) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING",
     )
     .bind(&game.id)
     .bind(&game.code)
@@ -612,6 +628,7 @@ pub(crate) async fn save_in(conn: &mut sqlx::AnyConnection, game: &FinishedGame)
     .bind(game.created_at_ms)
     .bind(game.started_at_ms)
     .bind(game.finished_at_ms)
+    .bind(actions)
     .execute(&mut *conn)
     .await?
     .rows_affected();
@@ -637,23 +654,6 @@ pub(crate) async fn save_in(conn: &mut sqlx::AnyConnection, game: &FinishedGame)
         q.execute(&mut *conn).await?;
     }
 
-    for (chunk_no, chunk) in game.actions.chunks(ACTION_CHUNK).enumerate() {
-        let sql = format!(
-            "INSERT INTO game_actions (game_id, idx, seat, action, at_ms) VALUES {}",
-            values_rows(conn, chunk.len(), 5)
-        );
-        // Full chunks share one prepared statement; the odd-sized last one is not cached.
-        let mut q = sqlx::query(&sql).persistent(chunk.len() == ACTION_CHUNK);
-        for (i, a) in chunk.iter().enumerate() {
-            q = q
-                .bind(&game.id)
-                .bind(i64::from(a.index))
-                .bind(i64::from(a.seat))
-                .bind(&actions[chunk_no * ACTION_CHUNK + i])
-                .bind(a.at_ms);
-        }
-        q.execute(&mut *conn).await?;
-    }
     Ok(SaveOutcome::Inserted)
 }
 
@@ -696,6 +696,40 @@ fn player_from_row(row: &AnyRow) -> Result<PlayerRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stored log is the column's documented shape: an array of `{seat, action,
+    /// at_ms}` whose positions are the indices (the migration writes the same shape from
+    /// the old rows), and it reads back as the records it was written from.
+    #[test]
+    fn the_action_log_column_is_an_array_of_seat_action_and_time() {
+        use catan_rules::Action;
+        let records = [
+            ActionRecord {
+                index: 0,
+                seat: 2,
+                action: Action::RollDice,
+                at_ms: 1_700_000_000_000,
+            },
+            ActionRecord {
+                index: 1,
+                seat: 2,
+                action: Action::EndTurn,
+                at_ms: 1_700_000_000_042,
+            },
+        ];
+        let text = log_json(&records).unwrap();
+        assert_eq!(
+            text,
+            r#"[{"seat":2,"action":{"type":"roll_dice"},"at_ms":1700000000000},{"seat":2,"action":{"type":"end_turn"},"at_ms":1700000000042}]"#
+        );
+        let back: Vec<StoredEntry> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(
+            (back[1].seat, back[1].action, back[1].at_ms),
+            (2, Action::EndTurn, 1_700_000_000_042)
+        );
+        assert_eq!(log_json(&[]).unwrap(), "[]");
+    }
 
     #[test]
     fn urls() {

@@ -47,6 +47,7 @@ on_both!(reopened_store_lists_saved_games);
 on_both!(shutdown_flushes_queued_games);
 on_both!(invalid_record_is_refused_not_retried);
 on_both!(tampered_log_reports_the_refused_action);
+on_both!(games_stored_as_rows_keep_their_log_through_the_migration);
 
 /// A complete game stored, loaded and replayed gives the same game and the same views.
 async fn save_get_and_replay_exactly(db: TestDb) {
@@ -491,5 +492,106 @@ async fn shutdown_with_database_down_ends_after_the_grace_period() {
         .await
         .expect("shutdown ends");
     assert_eq!((stats.saved, stats.dropped, stats.pending()), (0, 1, 0));
+    db.drop_db().await;
+}
+
+/// The migration that moved the action log into one column of `games`: games stored
+/// before it, a row per action in `game_actions` (one with no actions at all), replay
+/// after it with the same log, in order, with their seats and times.
+async fn games_stored_as_rows_keep_their_log_through_the_migration(db: TestDb) {
+    use sqlx::Connection;
+    const LOG_COLUMN: i64 = 20261207000001;
+    sqlx::any::install_default_drivers();
+    let url = catan_store::resolve_url(Some(&db.url));
+    let dir = if url.starts_with("postgres") {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    // The migrations before it, applied from a copy of their files.
+    let older = std::env::temp_dir().join(format!("catan-older-migrations-{}-{dir}", std::process::id()));
+    std::fs::create_dir_all(&older).unwrap();
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../migrations")
+        .join(dir);
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let version: i64 = name.split('_').next().unwrap().parse().unwrap();
+        if version < LOG_COLUMN {
+            std::fs::copy(&path, older.join(&name)).unwrap();
+        }
+    }
+    let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+    let migrator = sqlx::migrate::Migrator::new(older.as_path()).await.unwrap();
+    assert!(migrator.iter().all(|m| m.version < LOG_COLUMN) && migrator.iter().count() >= 2);
+    migrator.run(&mut conn).await.unwrap();
+    let _ = std::fs::remove_dir_all(&older);
+
+    // Two games as the old code wrote them: one with its log in rows, one with none.
+    let full = record("old-full", base_game(), 1_700_000_000_000);
+    let mut empty = record("old-empty", base_game(), 1_700_000_000_001);
+    empty.actions.clear();
+    for g in [&full, &empty] {
+        sqlx::query(
+            "INSERT INTO games (id, code, variant, config, player_count, seed, rules_version, status, \
+             winner, action_count, created_at, started_at, finished_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        )
+        .bind(&g.id)
+        .bind(&g.code)
+        .bind(g.variant())
+        .bind(serde_json::to_string(&g.config).unwrap())
+        .bind(i64::from(g.config.players))
+        .bind(g.seed as i64)
+        .bind(&g.rules_version)
+        .bind(g.status.as_str())
+        .bind(g.winner.map(i64::from))
+        .bind(g.actions.len() as i64)
+        .bind(g.created_at_ms)
+        .bind(g.started_at_ms)
+        .bind(g.finished_at_ms)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    // Written in reverse order: the migration orders the log by index, not by row.
+    for a in full.actions.iter().rev() {
+        sqlx::query(
+            "INSERT INTO game_actions (game_id, idx, seat, action, at_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&full.id)
+        .bind(i64::from(a.index))
+        .bind(i64::from(a.seat))
+        .bind(serde_json::to_string(&a.action).unwrap())
+        .bind(a.at_ms)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    conn.close().await.unwrap();
+
+    // The store applies the rest (the log column) when it opens.
+    let store = db.store().await;
+    let replay = store
+        .replay("old-full")
+        .await
+        .unwrap()
+        .expect("the migrated game");
+    assert_eq!(replay.actions, full.actions);
+    assert_eq!(replay.seed, full.seed);
+    let end = store
+        .view_at("old-full", None, Viewer::Spectator)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(end, base_game().game.view(Viewer::Spectator));
+    assert_eq!(store.replay("old-empty").await.unwrap().unwrap().actions, vec![]);
+    // And the old table is gone: nothing writes or reads it any more.
+    assert!(sqlx::query("SELECT COUNT(*) FROM game_actions")
+        .fetch_one(store.pool())
+        .await
+        .is_err());
+    store.close().await;
     db.drop_db().await;
 }
