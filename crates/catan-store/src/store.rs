@@ -148,6 +148,34 @@ pub struct Store {
     migrated: Arc<OnceCell<()>>,
 }
 
+/// How often [`migrate_sqlite`] tries again after a migration failed.
+const SQLITE_MIGRATION_ATTEMPTS: u32 = 20;
+
+/// Runs the SQLite migrations, trying again when one fails: another process (a server
+/// started at the same moment on the same file) may be applying the same migration, and
+/// SQLite has no lock that sqlx's migrator could take for the whole run (it takes one on
+/// Postgres). Both read the list of applied migrations, both run the next one, and the
+/// second fails once the first commits ("table games already exists", or a duplicate
+/// version in sqlx's own table for a migration that could run twice). Each migration
+/// runs in a transaction, so the failed one left nothing behind, and the next attempt
+/// finds it applied and goes on; a migration that fails for any other reason fails every
+/// attempt, and the last error is returned.
+async fn migrate_sqlite(pool: &AnyPool) -> Result<(), MigrateError> {
+    let mut attempt: u32 = 1;
+    loop {
+        match SQLITE_MIGRATIONS.run(pool).await {
+            Err(e @ (MigrateError::ExecuteMigration(..) | MigrateError::Execute(_)))
+                if attempt < SQLITE_MIGRATION_ATTEMPTS =>
+            {
+                tracing::info!(attempt, "{e}; another process may be applying it: trying again");
+                tokio::time::sleep(Duration::from_millis(20 * u64::from(attempt.min(10)))).await;
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// The URL to use: `url` if given and not empty, else [`DEFAULT_DATABASE_URL`]. A
 /// `sqlite:` URL without a `mode=` gets `mode=rwc` so a missing file is created.
 pub fn resolve_url(url: Option<&str>) -> String {
@@ -407,11 +435,10 @@ impl Store {
     pub async fn ensure_ready(&self) -> Result<()> {
         self.migrated
             .get_or_try_init(|| async {
-                let migrator = match self.backend {
-                    Backend::Postgres => &POSTGRES_MIGRATIONS,
-                    Backend::Sqlite => &SQLITE_MIGRATIONS,
-                };
-                migrator.run(&self.pool).await?;
+                match self.backend {
+                    Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+                    Backend::Sqlite => migrate_sqlite(&self.pool).await?,
+                }
                 tracing::debug!(backend = ?self.backend, "games store migrations applied");
                 Ok::<(), StoreError>(())
             })

@@ -595,3 +595,24 @@ async fn games_stored_as_rows_keep_their_log_through_the_migration(db: TestDb) {
     store.close().await;
     db.drop_db().await;
 }
+
+/// Two servers started at once on one new SQLite file (a restart that overlaps the old
+/// process, two test servers on the default file) both open it: the one that finds a
+/// migration applied under it by the other waits and goes on, instead of failing to start
+/// with "table games already exists". (Before, 4 of these 10 rounds failed.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_stores_opening_one_new_sqlite_file_at_once_both_migrate_it() {
+    for round in 0..10 {
+        let db = TestDb::sqlite();
+        let (a, b) = tokio::join!(Store::connect(Some(&db.url)), Store::connect(Some(&db.url)));
+        let (a, b) = (
+            a.unwrap_or_else(|e| panic!("round {round}: first store: {e}")),
+            b.unwrap_or_else(|e| panic!("round {round}: second store: {e}")),
+        );
+        a.save(&record("raced", base_game(), 1)).await.unwrap();
+        assert_eq!(b.count().await.unwrap(), 1);
+        a.close().await;
+        b.close().await;
+        db.drop_db().await;
+    }
+}
