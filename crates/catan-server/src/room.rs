@@ -364,8 +364,22 @@ impl Room {
             }
         }
         let durable = self.durable.clone();
+        // One sleep for the room's timers, moved only when the time it is due changes:
+        // one made anew for every message was a timer-wheel insert and removal per action.
+        let sleep = tokio::time::sleep_until(Instant::now());
+        tokio::pin!(sleep);
+        let mut armed = None;
         loop {
-            let deadline = self.deadline();
+            let due = match (self.deadline(), self.next_timer()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if due != armed {
+                if let Some(at) = due {
+                    sleep.as_mut().reset(at);
+                }
+                armed = due;
+            }
             tokio::select! {
                 _ = durable.changed(), if !self.held.is_empty() => {
                     self.release();
@@ -388,7 +402,9 @@ impl Room {
                         }
                     }
                 },
-                _ = tokio::time::sleep_until(deadline.min(self.next_timer())) => {
+                _ = &mut sleep, if armed.is_some() => {
+                    // Fired: set again on the next turn of the loop, even for the same time.
+                    armed = None;
                     if !self.expired() {
                         self.on_timers();
                         self.sync_control();
@@ -414,29 +430,29 @@ impl Room {
         tracing::info!("room closed");
     }
 
-    fn deadline(&self) -> Instant {
-        let far = Instant::now() + Duration::from_secs(3600);
+    /// When the room closes (finished, or nobody connected for too long); `None`: not
+    /// while someone is connected to a game not over.
+    fn deadline(&self) -> Option<Instant> {
         if let Some(t) = self.finished_at {
-            return t + Duration::from_secs(self.app.config.room_finished_secs);
+            return Some(t + Duration::from_secs(self.app.config.room_finished_secs));
         }
         // All-bot games too: one nobody watches would otherwise play on unseen, for as
         // long as its turn cap allows.
         if self.conns.is_empty() {
-            return self.empty_since + Duration::from_secs(self.app.config.room_idle_secs);
+            return Some(self.empty_since + Duration::from_secs(self.app.config.room_idle_secs));
         }
-        far
+        None
     }
 
     fn expired(&self) -> bool {
-        Instant::now() >= self.deadline()
+        self.deadline().is_some_and(|d| Instant::now() >= d)
     }
 
-    /// When a turn timer runs out or an away player's grace time ends (far away if
-    /// neither is due).
-    fn next_timer(&self) -> Instant {
-        let far = Instant::now() + Duration::from_secs(3600);
+    /// When a turn timer runs out or an away player's grace time ends (`None` if neither
+    /// is due).
+    fn next_timer(&self) -> Option<Instant> {
         if self.status != RoomStatus::Playing {
-            return far;
+            return None;
         }
         let turn = self.timer.deadline().filter(|_| !self.timer_idle).map(|d| d.at);
         let takeover = self.options.away_grace_ms.and_then(|ms| {
@@ -444,7 +460,7 @@ impl Room {
             let away = self.seats.iter().filter(|s| !s.bot_controlled());
             away.filter_map(|s| s.away_since).min().map(|t| t + grace)
         });
-        [turn, takeover].into_iter().flatten().min().unwrap_or(far)
+        [turn, takeover].into_iter().flatten().min()
     }
 
     /// Hands the seats of players away past the grace time to the room's bot, and moves

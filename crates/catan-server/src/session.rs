@@ -287,8 +287,8 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
+    /// Takes a token at `now`, if there is one.
+    fn take(&mut self, now: Instant) -> bool {
         self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
         self.at = now;
         if self.tokens >= 1.0 {
@@ -319,9 +319,9 @@ enum Wake {
     Frame(Option<Result<Message, tungstenite::Error>>),
     /// The room's messages wait in the backlog, or the room let go of the connection.
     Wire(crate::wire::Wake),
-    Ping,
-    /// The keepalive deadline passed (perhaps a stale one: `heard` says).
-    Keepalive,
+    /// The timer: a ping is due, or the keepalive deadline passed (perhaps a stale one:
+    /// `heard` says).
+    Timer,
     Shutdown,
 }
 
@@ -366,9 +366,7 @@ impl Session {
         let config = &state.config;
         let (code, conn, viewer) = (self.code.clone(), self.conn, self.viewer);
         let ping_interval = Duration::from_millis(config.ping_interval_ms);
-        let mut ping = tokio::time::interval_at(Instant::now() + ping_interval, ping_interval);
-        // After a slow write, one ping, not a burst of the missed ones.
-        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut next_ping = Instant::now() + ping_interval;
         let mut bucket = Bucket {
             tokens: config.rate_burst as f64,
             rate: config.rate_per_sec as f64,
@@ -377,17 +375,23 @@ impl Session {
         };
         let pong_timeout = Duration::from_millis(config.pong_timeout_ms);
         let mut heard = Instant::now();
-        // One timer, moved only when it fires early: a frame does not touch the timer wheel.
-        let keepalive = tokio::time::sleep_until(heard + pong_timeout);
-        tokio::pin!(keepalive);
+        // One timer for the pings and the keepalive, at the earlier of the two, and moved
+        // only when it fires: a frame does not touch the timer wheel. (A ping interval and
+        // a keepalive of their own were two timers polled on every wake.)
+        let timer = tokio::time::sleep_until(next_ping.min(heard + pong_timeout));
+        tokio::pin!(timer);
+        // Made once: a `changed()` made anew on every wake put the session on the shutdown
+        // signal's waiter list (under its lock, shared by every connection) and took it off
+        // again, twice per frame.
         let mut shutdown = state.shutdown.clone();
+        let shutdown = shutdown.changed();
+        tokio::pin!(shutdown);
         loop {
             let wake = tokio::select! {
                 f = self.socket.next() => Wake::Frame(f),
                 w = std::future::poll_fn(|cx| self.wire.poll_wake(cx)) => Wake::Wire(w),
-                _ = ping.tick() => Wake::Ping,
-                _ = &mut keepalive => Wake::Keepalive,
-                _ = shutdown.changed() => Wake::Shutdown,
+                _ = &mut timer => Wake::Timer,
+                _ = &mut shutdown => Wake::Shutdown,
             };
             let frame = match wake {
                 Wake::Wire(crate::wire::Wake::Backlog) => {
@@ -407,20 +411,22 @@ impl Session {
                     self.close(code, &reason).await;
                     break;
                 }
-                Wake::Ping => {
-                    if !self.send(Message::Ping(Bytes::new())).await {
+                Wake::Timer => {
+                    let now = Instant::now();
+                    if now >= heard + pong_timeout {
+                        tracing::info!(%code, conn, "no frame or pong within the keepalive time; closing with 4008");
+                        self.close(close::TOO_SLOW, "no answer to ping").await;
                         break;
                     }
-                    continue;
-                }
-                Wake::Keepalive => {
-                    if Instant::now() < heard + pong_timeout {
-                        keepalive.as_mut().reset(heard + pong_timeout);
-                        continue;
+                    if now >= next_ping {
+                        if !self.send(Message::Ping(Bytes::new())).await {
+                            break;
+                        }
+                        // After a slow write, one ping, not a burst of the missed ones.
+                        next_ping = Instant::now() + ping_interval;
                     }
-                    tracing::info!(%code, conn, "no frame or pong within the keepalive time; closing with 4008");
-                    self.close(close::TOO_SLOW, "no answer to ping").await;
-                    break;
+                    timer.as_mut().reset(next_ping.min(heard + pong_timeout));
+                    continue;
                 }
                 Wake::Shutdown => {
                     // Server shutdown: the close frame goes out whether or not the room got
@@ -451,7 +457,7 @@ impl Session {
                 break;
             }
             // Every frame counts: text, binary, ping and pong alike.
-            if !bucket.take() {
+            if !bucket.take(heard) {
                 tracing::warn!(%code, conn, ?viewer, "rate limit exceeded; closing with 1008");
                 crate::metrics::rate_limit_closed();
                 self.close(close::POLICY, "rate limit exceeded").await;
