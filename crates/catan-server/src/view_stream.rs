@@ -25,6 +25,7 @@
 use crate::diff::PatchWriter;
 use crate::tape::Tape;
 use catan_protocol::ServerMsg;
+use catan_rules::view::PlayerView;
 use catan_rules::{redact, Event, Game, Seat, SeatParts, View, Viewer};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -249,9 +250,7 @@ impl Scratch {
                 if part.replaced_whole() {
                     self.set(w, n, true);
                 } else {
-                    self.old.record(o).expect("views serialize");
-                    self.new.record(n).expect("views serialize");
-                    w.diff_at(&self.path, &self.old, &self.new);
+                    self.diff(w, o, n);
                 }
             }
             (None, Some(n)) => {
@@ -263,6 +262,73 @@ impl Scratch {
                 w.remove_at(&self.path);
             }
         }
+    }
+
+    /// The operations from `old` to `new` at `self.path`, through their tapes.
+    fn diff<T: Serialize + ?Sized>(&mut self, w: &mut PatchWriter<'_>, old: &T, new: &T) {
+        self.old.record(old).expect("views serialize");
+        self.new.record(new).expect("views serialize");
+        w.diff_at(&self.path, &self.old, &self.new);
+    }
+
+    /// The operations from `old` to `new` for an entry of `players`, member by member,
+    /// typed: a number that changed is one `replace`; the hand and the development cards
+    /// (objects of five numbers) are diffed through their tapes, as any other part.
+    ///
+    /// Why not the whole entry through tapes, as the other parts: an entry is some sixty
+    /// tokens, and a changed one (1.7 per action: the acting player's, and its own copy in
+    /// its seat's view) was most of the tokens recorded and walked per action, when one to
+    /// four of its members changed. The patches are the same operations but for the
+    /// numbers, whose walk could only ever replace them.
+    fn player(
+        &mut self,
+        w: &mut PatchWriter<'_>,
+        part: Part,
+        old: Option<&PlayerView>,
+        new: Option<&PlayerView>,
+    ) {
+        let (Some(o), Some(n)) = (old, new) else {
+            return self.values(w, part, old, new);
+        };
+        if o == n {
+            return;
+        }
+        part.path(&mut self.path);
+        let at = self.path.len();
+        // Every member, in serde's order (a new member of `PlayerView` is a compile error
+        // here until it is listed): numbers replaced, objects diffed.
+        macro_rules! members {
+            ($($m:ident: $how:ident),* $(,)?) => {
+                let PlayerView { $($m: _),* } = n;
+                $(
+                    if o.$m != n.$m {
+                        self.path.truncate(at);
+                        self.path.push_str(concat!("/", stringify!($m)));
+                        members!(@$how $m);
+                    }
+                )*
+            };
+            (@number $m:ident) => { self.set(w, &n.$m, true) };
+            (@object $m:ident) => { self.diff(w, &o.$m, &n.$m) };
+        }
+        members!(
+            seat: number,
+            resource_count: number,
+            development_count: number,
+            knights_played: number,
+            played_development_cards: object,
+            roads_left: number,
+            settlements_left: number,
+            cities_left: number,
+            road_length: number,
+            public_victory_points: number,
+            discard_pending: number,
+            hand: object,
+            development_cards: object,
+            new_development_cards: object,
+            victory_points: number,
+            victory_point_cards: number,
+        );
     }
 
     /// One `add` (`replace` if `replace`) of `value` at `self.path`, serialized straight
@@ -280,7 +346,7 @@ fn diff_public(part: Part, old: &Public, new: &Public, w: &mut PatchWriter<'_>, 
     let (o, n) = (&old.view, &new.view);
     let field = match part {
         Part::Field(f) => f,
-        Part::Player(i) => return s.values(w, part, o.players.get(i as usize), n.players.get(i as usize)),
+        Part::Player(i) => return s.player(w, part, o.players.get(i as usize), n.players.get(i as usize)),
         Part::PlayersGone => {
             for i in (n.players.len()..o.players.len()).rev() {
                 Part::Player(i as u8).path(&mut s.path);
@@ -348,7 +414,7 @@ fn diff_seat(
     match part {
         // Always the seat itself.
         Part::Field(Field::Viewer) => {}
-        Part::Player(i) if i == seat => s.values(w, part, Some(&old.1.player), Some(&new.1.player)),
+        Part::Player(i) if i == seat => s.player(w, part, Some(&old.1.player), Some(&new.1.player)),
         Part::Field(Field::Legal) => s.values(w, part, Some(&old.1.legal), Some(&new.1.legal)),
         // The seat's own, where it differs from the spectator's (see `View::overlay`).
         Part::Field(Field::Helpers) => {
