@@ -1,7 +1,8 @@
 -- A finished game's action log in one column of its `games` row (a JSON array of
--- {"seat", "action", "at_ms"} in the order applied: an entry's position is its index),
--- instead of one `game_actions` row per action. TEXT, like `config`, so that the same
--- sqlx `Any` code reads it here and in SQLite (migrations/sqlite/ has the same change).
+-- {"index", "seat", "action", "at_ms"} in the order applied, as the store's
+-- ActionRecord serializes), instead of one `game_actions` row per action. TEXT, like
+-- `config`, so that the same sqlx `Any` code reads it here and in SQLite
+-- (migrations/sqlite/ has the same change).
 --
 -- Why: a finished game is written once and read whole (a replay needs every action in
 -- order), never an action at a time. As rows, storing a game of about a thousand actions
@@ -12,7 +13,7 @@
 ALTER TABLE games ADD COLUMN actions TEXT NOT NULL DEFAULT '[]';
 
 UPDATE games SET actions = COALESCE((
-    SELECT json_agg(json_build_object('seat', seat, 'action', action::json, 'at_ms', at_ms) ORDER BY idx)::text
+    SELECT json_agg(json_build_object('index', idx, 'seat', seat, 'action', action::json, 'at_ms', at_ms) ORDER BY idx)::text
     FROM game_actions WHERE game_actions.game_id = games.id
 ), '[]');
 

@@ -1,6 +1,6 @@
 -- A finished game's action log in one column of its `games` row (a JSON array of
--- {"seat", "action", "at_ms"} in the order applied: an entry's position is its index),
--- instead of one `game_actions` row per action.
+-- {"index", "seat", "action", "at_ms"} in the order applied, as the store's
+-- ActionRecord serializes), instead of one `game_actions` row per action.
 --
 -- Why: a finished game is written once and read whole (a replay needs every action in
 -- order), never an action at a time. As rows, storing a game of about a thousand actions
@@ -13,7 +13,7 @@
 ALTER TABLE games ADD COLUMN actions TEXT NOT NULL DEFAULT '[]';
 
 UPDATE games SET actions = (
-    SELECT json_group_array(json_object('seat', seat, 'action', json(action), 'at_ms', at_ms) ORDER BY idx)
+    SELECT json_group_array(json_object('index', idx, 'seat', seat, 'action', json(action), 'at_ms', at_ms) ORDER BY idx)
     FROM game_actions WHERE game_actions.game_id = games.id
 );
 

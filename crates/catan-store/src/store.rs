@@ -22,38 +22,6 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://catan.db?mode=rwc";
 /// Largest page [`Store::list`] returns.
 pub const MAX_PAGE: u32 = 100;
 
-/// One entry of a stored game's action log (`games.actions`, a JSON array): its index is
-/// its position in the array.
-#[derive(serde::Serialize)]
-struct LogEntry<'a> {
-    seat: catan_rules::Seat,
-    action: &'a catan_rules::Action,
-    at_ms: i64,
-}
-
-/// [`LogEntry`] as read back.
-#[derive(serde::Deserialize)]
-struct StoredEntry {
-    seat: catan_rules::Seat,
-    action: catan_rules::Action,
-    at_ms: i64,
-}
-
-/// The action log as the `games.actions` column holds it.
-fn log_json(actions: &[ActionRecord]) -> serde_json::Result<String> {
-    struct Log<'a>(&'a [ActionRecord]);
-    impl serde::Serialize for Log<'_> {
-        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq(self.0.iter().map(|a| LogEntry {
-                seat: a.seat,
-                action: &a.action,
-                at_ms: a.at_ms,
-            }))
-        }
-    }
-    serde_json::to_string(&Log(actions))
-}
-
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -583,19 +551,13 @@ impl Store {
         let seed: i64 = row.try_get("seed")?;
         let rules_version: String = row.try_get("rules_version")?;
         let action_count: i64 = row.try_get("action_count")?;
+        // The log is the records as `ActionRecord` serializes them (`games.actions`).
         let log: String = row.try_get("actions")?;
-        let log: Vec<StoredEntry> =
+        let actions: Vec<ActionRecord> =
             serde_json::from_str(&log).map_err(|e| corrupt(format!("game {id}: action log: {e}")))?;
-        let actions: Vec<ActionRecord> = log
-            .into_iter()
-            .enumerate()
-            .map(|(i, e)| ActionRecord {
-                index: i as u32,
-                seat: e.seat,
-                action: e.action,
-                at_ms: e.at_ms,
-            })
-            .collect();
+        if let Some((i, _)) = actions.iter().enumerate().find(|(i, a)| a.index as usize != *i) {
+            return Err(corrupt(format!("game {id}: action {i} is missing")));
+        }
         if actions.len() as i64 != action_count {
             return Err(corrupt(format!(
                 "game {id}: {action_count} actions recorded, {} stored",
@@ -636,7 +598,7 @@ impl Store {
 pub(crate) async fn save_in(conn: &mut sqlx::AnyConnection, game: &FinishedGame) -> Result<SaveOutcome> {
     game.validate().map_err(StoreError::Invalid)?;
     let config = serde_json::to_string(&game.config).map_err(|e| StoreError::Invalid(e.to_string()))?;
-    let actions = log_json(&game.actions).map_err(|e| StoreError::Invalid(e.to_string()))?;
+    let actions = serde_json::to_string(&game.actions).map_err(|e| StoreError::Invalid(e.to_string()))?;
     let inserted = sqlx::query(
         "INSERT INTO games (id, code, variant, config, player_count, seed, rules_version, status, winner, \
              action_count, created_at, started_at, finished_at, actions) \
@@ -724,13 +686,12 @@ fn player_from_row(row: &AnyRow) -> Result<PlayerRecord> {
 mod tests {
     use super::*;
 
-    /// The stored log is the column's documented shape: an array of `{seat, action,
-    /// at_ms}` whose positions are the indices (the migration writes the same shape from
-    /// the old rows), and it reads back as the records it was written from.
+    /// The stored log (`games.actions`) is the records as `ActionRecord` serializes them,
+    /// the shape the migration writes from the old rows.
     #[test]
-    fn the_action_log_column_is_an_array_of_seat_action_and_time() {
+    fn the_action_log_column_is_an_array_of_records() {
         use catan_rules::Action;
-        let records = [
+        let records = vec![
             ActionRecord {
                 index: 0,
                 seat: 2,
@@ -744,18 +705,12 @@ mod tests {
                 at_ms: 1_700_000_000_042,
             },
         ];
-        let text = log_json(&records).unwrap();
+        let text = serde_json::to_string(&records).unwrap();
         assert_eq!(
             text,
-            r#"[{"seat":2,"action":{"type":"roll_dice"},"at_ms":1700000000000},{"seat":2,"action":{"type":"end_turn"},"at_ms":1700000000042}]"#
+            r#"[{"index":0,"seat":2,"action":{"type":"roll_dice"},"at_ms":1700000000000},{"index":1,"seat":2,"action":{"type":"end_turn"},"at_ms":1700000000042}]"#
         );
-        let back: Vec<StoredEntry> = serde_json::from_str(&text).unwrap();
-        assert_eq!(back.len(), 2);
-        assert_eq!(
-            (back[1].seat, back[1].action, back[1].at_ms),
-            (2, Action::EndTurn, 1_700_000_000_042)
-        );
-        assert_eq!(log_json(&[]).unwrap(), "[]");
+        assert_eq!(serde_json::from_str::<Vec<ActionRecord>>(&text).unwrap(), records);
     }
 
     #[test]
