@@ -255,7 +255,7 @@ async fn a_room_message_when_a_player_disconnects() {
 
 /// Reads one WebSocket frame from a raw socket: (FIN, opcode, payload). Server frames are
 /// never masked.
-async fn read_frame(tcp: &mut tokio::net::TcpStream) -> (bool, u8, Vec<u8>) {
+async fn read_frame(tcp: &mut (impl tokio::io::AsyncRead + Unpin)) -> (bool, u8, Vec<u8>) {
     use tokio::io::AsyncReadExt;
     let mut head = [0u8; 2];
     tcp.read_exact(&mut head).await.unwrap();
@@ -372,5 +372,47 @@ async fn upgrades_are_checked_and_large_messages_arrive_in_fragments() {
             serde_json::from_slice::<serde_json::Value>(&message).expect("JSON");
         }
     }
+    server.stop().await;
+}
+
+/// A client may send its first frames without waiting for the 101 (RFC 6455 §4.1 lets it
+/// send once it has the answer, but a client that pipelines is not wrong to expect them
+/// read): the join written in the same segment as the upgrade request, which the HTTP
+/// parser reads along with the request, is still the session's first message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_sent_with_the_upgrade_request_is_read() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(sqlite_config(&dir)).await;
+    let (code, _) = server.create_room(json!({"players": 3})).await;
+    let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let mut bytes = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        server.addr
+    )
+    .into_bytes();
+    // The join, masked with the key 0 (the payload then stays as it is).
+    let join = json!({"type": "join", "code": code, "name": "Early"}).to_string();
+    bytes.extend_from_slice(&[0x81, 0x80 | join.len() as u8, 0, 0, 0, 0]);
+    bytes.extend_from_slice(join.as_bytes());
+    tcp.write_all(&bytes).await.unwrap();
+
+    let mut reader = tokio::io::BufReader::new(&mut tcp);
+    let mut line = String::new();
+    reader.read_line(&mut line).await.unwrap();
+    assert!(line.starts_with("HTTP/1.1 101"), "{line}");
+    while line != "\r\n" {
+        line.clear();
+        reader.read_line(&mut line).await.unwrap();
+    }
+    let (fin, opcode, payload) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), read_frame(&mut reader))
+            .await
+            .expect("the session answers the join it was sent");
+    assert!(fin && opcode == 0x1, "opcode {opcode}");
+    let msg: serde_json::Value = serde_json::from_slice(&payload).unwrap();
+    assert_eq!(msg["type"], "welcome", "{msg}");
+    assert_eq!(msg["seat"], 0, "{msg}");
     server.stop().await;
 }

@@ -1,7 +1,7 @@
 //! The Catan game server.
 //!
 //! Shape (after tokio's mini-redis): [`serve`] runs the axum app on a listener until a
-//! shutdown signal; each WebSocket is one session task ([`session`]); each room is one
+//! shutdown signal (the accept loop and a task per connection: [`listener`]); each WebSocket is one session task ([`session`]); each room is one
 //! actor task ([`room`]) owning its game, seats and viewers; a [`registry::Registry`] maps
 //! invite codes to room handles; finished games go to the store's writer task and never
 //! block a room.
@@ -10,6 +10,7 @@ pub mod codes;
 pub mod diff;
 pub mod history;
 pub mod limits;
+pub mod listener;
 pub mod metrics;
 pub mod observe;
 pub mod periodic;
@@ -28,7 +29,6 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use catan_protocol::{CreatedRoom, RoomOptions};
 use catan_store::{Store, StoreHandle, Writer};
@@ -509,16 +509,7 @@ impl Server {
                 );
             }
         };
-        // Every accepted socket gets TCP_NODELAY: updates to viewers who did not act would
-        // otherwise wait for the client's delayed ACK (Nagle), tens of milliseconds.
-        let listener = listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                tracing::warn!(error = %e, "cannot set TCP_NODELAY on an accepted socket");
-            }
-        });
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(graceful)
-            .await?;
+        listener::serve(listener, app, graceful).await?;
         if let Some(journal) = journal {
             let stats = journal.shutdown().await;
             tracing::info!(

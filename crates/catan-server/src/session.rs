@@ -12,7 +12,6 @@ use axum::response::{IntoResponse, Response};
 use catan_protocol::{close, ClientMsg, ServerMsg, MAX_CLIENT_MESSAGE};
 use catan_rules::Viewer;
 use futures_util::{SinkExt, StreamExt};
-use hyper_util::rt::TokioIo;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -26,8 +25,8 @@ use tokio_tungstenite::WebSocketStream;
 /// and the session answers with a 1009 close after draining.
 const HARD_LIMIT: usize = 64 * 1024;
 
-/// A joined client's WebSocket: tokio-tungstenite over the upgraded HTTP connection, used
-/// directly (not through axum's wrapper) so that the room can write to the same socket.
+/// A joined client's WebSocket: tokio-tungstenite over the upgraded connection's socket,
+/// used directly (not through axum's wrapper) so that the room can write to the same socket.
 /// Text messages, the session's own error answers included, go out through the [`Wire`]
 /// (one framer, fragments over 1 KiB); tungstenite writes the control frames (pings,
 /// pongs, the close) and a refused join's error, so its write buffer stays small.
@@ -86,9 +85,22 @@ pub async fn upgrade(
                 return;
             }
         };
-        let wire = Wire::new(TokioIo::new(upgraded));
-        let socket =
-            WebSocketStream::from_raw_socket(SharedIo(wire.clone()), Role::Server, Some(config)).await;
+        let (tcp, read) = match crate::listener::take_socket(upgraded) {
+            Ok(taken) => taken,
+            Err(_) => {
+                tracing::error!(%peer, "an upgraded connection not served by this server's listener");
+                return;
+            }
+        };
+        let wire = Wire::new(tcp);
+        let io = SharedIo(wire.clone());
+        // Bytes the client sent right after its upgrade request (hyper read them with it)
+        // are its first frames.
+        let socket = if read.is_empty() {
+            WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await
+        } else {
+            WebSocketStream::from_partially_read(io, read.to_vec(), Role::Server, Some(config)).await
+        };
         // The handshake boxed: its futures are done once it is, and would otherwise stay
         // part of every connection's task (its memory) for the connection's whole life.
         if let Some(mut session) = Box::pin(join(&state, socket, wire)).await {
