@@ -13,7 +13,7 @@
 
 use axum::extract::ConnectInfo;
 use axum::Router;
-use hyper::body::{Bytes, Incoming};
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::upgrade::Upgraded;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -137,10 +137,14 @@ async fn connection(
 /// The socket of an upgraded connection, with what hyper read past the upgrade request
 /// (the client's first frames, if it sent them without waiting for the 101). Only a
 /// connection served by [`serve`] can be taken back; any other is handed back as it is.
-pub fn take_socket(upgraded: Upgraded) -> Result<(TcpStream, Bytes), Upgraded> {
+///
+/// The bytes are copied out (mostly none, which allocates nothing): hyper's are a slice of
+/// its read buffer, which would otherwise stay allocated for as long as they are kept
+/// (8 KiB per connection, held by a session for its whole life).
+pub fn take_socket(upgraded: Upgraded) -> Result<(TcpStream, Vec<u8>), Upgraded> {
     upgraded
         .downcast::<TokioIo<TcpStream>>()
-        .map(|parts| (parts.io.into_inner(), parts.read_buf))
+        .map(|parts| (parts.io.into_inner(), parts.read_buf.to_vec()))
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ pub async fn upgrade(
         let socket = if read.is_empty() {
             WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await
         } else {
-            WebSocketStream::from_partially_read(io, read.to_vec(), Role::Server, Some(config)).await
+            WebSocketStream::from_partially_read(io, read, Role::Server, Some(config)).await
         };
         // The handshake boxed: its futures are done once it is, and would otherwise stay
         // part of every connection's task (its memory) for the connection's whole life.
